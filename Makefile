@@ -1,0 +1,45 @@
+# Makefile - the printk maintainer tree workflow, one target per stage.
+#
+# Kernel tree, build output and mail output live outside this repository
+# (default ~/.cache/printk-tree, see ci/lib.sh); override with
+# PRINTK_CACHE=... or PRINTK_TREE=... on the command line.
+SHELL := /bin/bash
+export PRINTK_CACHE PRINTK_TREE
+
+.PHONY: help deps setup topics export-topics lint build boot mail bench ci check
+
+help: ## list the targets
+	@awk -F':.*## ' '/^[a-z-]+:.*## / { printf "  %-14s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
+
+deps: ## install the Debian packages the stages need (apt, needs root)
+	@tree-setup/install-deps.sh
+
+setup: deps ## import the Debian linux-source tarball as the distro/<version> base
+	@tree-setup/setup.sh
+
+topics: ## regenerate topic/* and for-next from topics/ onto the newest base
+	@topics/regen.sh
+
+export-topics: ## save commits made on topic branches back into topics/
+	@topics/export.sh
+
+lint: ## checkpatch, sparse and coccinelle on every topic patch
+	@ci/lint.sh
+
+build: ## build vanilla and every topic in one incremental O= dir
+	@ci/build.sh
+
+boot: ## boot the builds in QEMU, run the KTAP scenarios, print the table
+	@ci/boot.sh
+
+mail: ## export the b4-ready v1..v4 mail series
+	@mail/export.sh
+
+bench: ## printk cost and loss, series vs vanilla, and pipeline timings
+	@ci/bench.sh
+
+ci: ## setup, topics, lint, build, boot, mail: the whole job, in order
+	@ci/pipeline.sh
+
+check: ## the project's own tests
+	@ci/run-tests.sh

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# pipeline.sh - run every stage in order (make ci), timing each one
+#
+# Stage wall times go to $OUT/pipeline-times, which the benchmark reads.
+. "$(dirname "$0")/lib.sh"
+
+STAGES="setup topics lint build boot mail"
+
+main() {
+	local stage start times
+	mkdir -p "$OUT"
+	times=$OUT/pipeline-times
+	: >"$times.new"
+	for stage in $STAGES; do
+		say "=== make $stage"
+		start=$(date +%s)
+		make -C "$TOP" --no-print-directory "$stage" ||
+			die "stage '$stage' failed (see above); later stages were not run"
+		say "$stage $(($(date +%s) - start))" >>"$times.new"
+	done
+	mv "$times.new" "$times"
+	say "=== ci: all stages passed"
+	column -t "$times" | sed 's/^/  /'
+}
+
+main "$@"

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# t0200-topics.sh - topic regeneration is safe and round-trips local work
+. "$(dirname "$0")/../test-lib.sh"
+. "$TOP/ci/t/fake-kernel.sh"
+
+export PRINTK_CACHE=$TRASH/cache PRINTK_TREE=$TRASH/linux TARBALL=$TRASH/linux-source-6.1.tar.xz
+export TOPICS_DIR=$TRASH/topics
+regen() { bash "$TOP/topics/regen.sh"; }
+refs() { git -C linux for-each-ref refs/heads refs/regen; }
+
+# The topics directory is a git repository of its own, as in the project.
+test_expect_success 'set up a base and three topics' '
+	make_fake_tarball "$TRASH" 90 &&
+	bash "$TOP/tree-setup/setup.sh" >/dev/null &&
+	git init -q topics &&
+	make_topic topics 01-first &&
+	make_patch linux topics/01-first "s/^line 10;/line 10 first;/" "printk: first" &&
+	make_topic topics 02-second first &&
+	make_patch linux topics/02-second "s/^line 30;/line 30 second;/" "printk: second" &&
+	make_patch linux topics/02-second "s/^line 40;/line 40 second;/" "printk: second again" &&
+	make_topic topics 03-other &&
+	make_patch linux topics/03-other "s/^line 55;/line 55 other;/" "printk: other" &&
+	git -C topics add . && git -C topics commit -q -m topics
+'
+
+test_expect_success 'regeneration stacks the topics and merges them into for-next' '
+	regen >out 2>&1 &&
+	test_grep "first: 1 applied" out &&
+	test_grep "second: 2 applied" out &&
+	test "$(git -C linux rev-parse topic/second~2)" = "$(git -C linux rev-parse topic/first)" &&
+	test "$(git -C linux rev-parse topic/other~1)" = "$(git -C linux rev-parse "distro/6.1.90^{commit}")" &&
+	git -C linux show for-next:kernel/printk/printk.c >merged &&
+	test_grep "line 10 first;" merged && test_grep "line 40 second;" merged &&
+	test_grep "line 55 other;" merged &&
+	git -C linux log --merges --format=%s for-next >merges &&
+	test_grep "Merge branch .topic/other. into for-next" merges
+'
+
+test_expect_success 'regenerating unchanged topics gives the same commits' '
+	refs >before && regen >/dev/null && refs >after && test_cmp before after
+'
+
+test_expect_success 'a dirty tree is refused and left as it was' '
+	echo "line 61;" >>linux/kernel/printk/printk.c &&
+	refs >before &&
+	test_must_fail regen 2>err &&
+	test_grep "uncommitted changes" err &&
+	test_grep "^line 61;" linux/kernel/printk/printk.c &&
+	refs >after && test_cmp before after &&
+	git -C linux checkout -q -- kernel/printk/printk.c
+'
+
+test_expect_success 'a conflicting patch names topic, file and hunk and changes nothing' '
+	cp -r topics topics.good &&
+	sed -i "s/^-line 30;/-line 30 changed upstream;/" topics/02-second/0001-*.patch &&
+	git -C linux checkout -q topic/first &&
+	refs >before &&
+	test_must_fail regen 2>err &&
+	test_grep "topic second: 0001-printk-second.patch does not apply" err &&
+	test_grep "kernel/printk/printk.c: hunk #1 (@@ -27,7 +27,7 @@" err &&
+	refs >after && test_cmp before after &&
+	test -z "$(git -C linux status --porcelain --untracked-files=all)" &&
+	test "$(git -C linux symbolic-ref HEAD)" = refs/heads/topic/first &&
+	rm -rf topics && mv topics.good topics
+'
+
+test_expect_success 'a patch already in the base is reported, not failed' '
+	make_fake_tarball "$TRASH" 91 &&
+	(cd src.91/linux-source-6.1 && sed -i "s/^line 55;/line 55 other;/" kernel/printk/printk.c) &&
+	tar -cJf linux-source-6.1.tar.xz -C src.91 linux-source-6.1 &&
+	bash "$TOP/tree-setup/setup.sh" >/dev/null &&
+	regen >out 2>&1 &&
+	test_grep "other: 0001-printk-other.patch: already in base, skipped" out &&
+	test_grep "other: 0 applied, 1 already in base" out &&
+	test_grep "regenerating onto distro/6.1.91" out &&
+	test "$(git -C linux rev-parse topic/other)" = "$(git -C linux rev-parse "distro/6.1.91^{commit}")"
+'
+
+test_expect_success 'the checked-out topic branch follows regeneration' '
+	test "$(git -C linux symbolic-ref HEAD)" = refs/heads/topic/first &&
+	test -z "$(git -C linux status --porcelain)" &&
+	test_grep "sublevel 91" linux/kernel/printk/version.c
+'
+
+test_expect_success 'local commits on a topic branch are refused' '
+	git -C linux checkout -q topic/second &&
+	sed -i "s/^line 45;/line 45 local;/" linux/kernel/printk/printk.c &&
+	git -C linux commit -q -a -m "printk: local fix" &&
+	refs >before &&
+	test_must_fail regen 2>err &&
+	test_grep "topic/second has commits that are not in topics/02-second" err &&
+	test_grep "printk: local fix" err &&
+	test_grep "make export-topics" err &&
+	refs >after && test_cmp before after
+'
+
+test_expect_success 'export-topics round-trips the local commit through topics/' '
+	tree=$(git -C linux rev-parse topic/second^{tree}) &&
+	bash "$TOP/topics/export.sh" >out &&
+	test_grep "topic/second -> 02-second (3 patches)" out &&
+	ls topics/02-second/0003-printk-local-fix.patch &&
+	regen >/dev/null &&
+	test "$(git -C linux rev-parse topic/second^{tree})" = "$tree" &&
+	git -C linux log --format=%s -1 topic/second >subject &&
+	test_grep "printk: local fix" subject
+'
+
+test_expect_success 'export refuses to overwrite uncommitted edits in topics/' '
+	git -C linux commit -q --allow-empty -m "printk: another" &&
+	echo "# my note" >>topics/02-second/0001-printk-second.patch &&
+	test_must_fail bash "$TOP/topics/export.sh" 2>err &&
+	test_grep "02-second has uncommitted changes" err &&
+	test_grep "# my note" topics/02-second/0001-printk-second.patch
+'
+
+test_done
