@@ -65,3 +65,85 @@ topic_patches() {
 	done
 	return 0
 }
+
+# The topic holding test code; every built kernel includes it.
+SELFTEST_TOPIC=selftest
+IMAGES=$PRINTK_CACHE/images
+
+# The kernels the build and boot stages work on, in build order: a name,
+# then the branches merged for it.  Each series topic is built on its own
+# (bisectable); all of them get the selftest topic so they run the same
+# scenarios.  BUILDS="name..." restricts the plan.
+build_plan() {
+	local dir
+	{
+		say "vanilla $(base_ref) topic/$SELFTEST_TOPIC"
+		for dir in $(topic_dirs); do
+			load_topic "$dir"
+			[ "$topic_name" = "$SELFTEST_TOPIC" ] ||
+				say "$topic_name topic/$topic_name topic/$SELFTEST_TOPIC"
+		done
+		say "for-next for-next"
+	} | if [ -n "${BUILDS:-}" ]; then
+		grep -E "^($(tr ' ' '|' <<<"$BUILDS")) "
+	else
+		cat
+	fi
+}
+
+# A commit with the trees of all refs in $@ merged (the ref itself if one).
+merged_commit() {
+	local tip tree date ref
+	tip=$(tgit rev-parse "$1^{commit}")
+	shift
+	for ref in "$@"; do
+		tgit merge-base --is-ancestor "$ref" "$tip" && continue
+		tree=$(tgit merge-tree --write-tree "$tip" "$ref") ||
+			die "$ref does not merge cleanly into $tip"
+		date=$(tgit log -1 --format=%ad --date=raw "$ref")
+		tip=$(GIT_AUTHOR_DATE=$date GIT_COMMITTER_DATE=$date \
+			tgit commit-tree "$tree" -p "$tip" -p "$ref" -m "Merge $ref")
+	done
+	say "$tip"
+}
+
+# A git worktree of the kernel tree for a stage, created on first use.
+stage_worktree() {
+	local wt=$PRINTK_CACHE/worktrees/$1
+	if ! git -C "$wt" rev-parse --git-dir >/dev/null 2>&1; then
+		rm -rf "$wt"
+		tgit worktree prune
+		tgit worktree add -q --detach "$wt" "$(base_ref)" >&2
+	fi
+	say "$wt"
+}
+
+# make in worktree $WT with output in $OBJ (both set by the caller).
+JOBS=${JOBS:-$(($(nproc) + 1))}
+export CCACHE_DIR=${CCACHE_DIR:-$PRINTK_CACHE/ccache}
+kmake() {
+	make -C "$WT" O="$OBJ" -j"$JOBS" CC="ccache gcc" \
+		KBUILD_BUILD_TIMESTAMP="printk-tree" KBUILD_BUILD_USER=printk \
+		KBUILD_BUILD_HOST=printk-tree "$@"
+}
+
+# tinyconfig + ci/kernel.config in $OBJ.  With "strict", every option of
+# the fragment must be in the result.  The old .config (and its mtime) is
+# kept when nothing changed, so that an unchanged config rebuilds nothing.
+configure() {
+	local missing
+	mkdir -p "$OBJ"
+	[ ! -f "$OBJ/.config" ] || cp -p "$OBJ/.config" "$OBJ/.config.prev"
+	kmake -s tinyconfig >/dev/null
+	"$WT/scripts/kconfig/merge_config.sh" -m -O "$OBJ" "$OBJ/.config" \
+		"$TOP/ci/kernel.config" >/dev/null
+	kmake -s olddefconfig >/dev/null
+	missing=$(grep '^CONFIG_' "$TOP/ci/kernel.config" | grep -vxFf "$OBJ/.config" || true)
+	[ "${1:-}" != strict ] || [ -z "$missing" ] ||
+		die "config options of ci/kernel.config not in the final .config (missing dependency?):
+$missing"
+	if [ -f "$OBJ/.config.prev" ] && cmp -s "$OBJ/.config" "$OBJ/.config.prev"; then
+		mv "$OBJ/.config.prev" "$OBJ/.config"
+	fi
+	rm -f "$OBJ/.config.prev"
+}

@@ -11,13 +11,10 @@
 # on a branch beyond that are the maintainer's own, and regeneration refuses
 # to drop them (see export.sh).
 . "$(dirname "$0")/../ci/lib.sh"
-
-INDEX=
-cleanup() { [ -z "$INDEX" ] || rm -f "$INDEX" "$INDEX.msg" "$INDEX.patch" "$INDEX.err"; }
-trap cleanup EXIT
+. "$TOP/topics/apply.sh"
 
 require_clean_tree() {
-	local gitdir f
+	local gitdir f hidden
 	gitdir=$(tgit rev-parse --absolute-git-dir)
 	for f in rebase-apply rebase-merge MERGE_HEAD CHERRY_PICK_HEAD; do
 		[ ! -e "$gitdir/$f" ] ||
@@ -25,6 +22,12 @@ require_clean_tree() {
 	done
 	[ -z "$(tgit status --porcelain --untracked-files=no)" ] ||
 		die "$PRINTK_TREE has uncommitted changes: commit or stash them first"
+	# Debian's top-level .gitignore ('/*') hides every new file.
+	hidden=$(tgit status --porcelain --ignored --untracked-files=all | sed -n 's/^!! //p')
+	[ -z "$hidden" ] ||
+		die "$PRINTK_TREE has new files that Debian's .gitignore hides from 'git status':
+$hidden
+add them with 'git add -f' and commit them, or move them away"
 }
 
 # Commits on $1 that the last regeneration did not write.
@@ -59,72 +62,6 @@ require_no_local_commits() {
 		die "refusing to regenerate: save those commits with 'make export-topics' (topics/export.sh) or delete the branch"
 }
 
-# Hunk number and header of the hunk of patch $1 for file $2 starting at old line $3.
-hunk_of() {
-	awk -v file="$2" -v line="$3" '
-		/^diff --git / { in_file = ($3 == "a/" file); n = 0; next }
-		in_file && /^@@ / {
-			n++
-			split($2, old, ",")
-			if (-old[1] == line) { print "hunk #" n " (" $0 ")"; exit }
-		}' "$1"
-}
-
-# Explain why patch $1 does not apply: one line per failing hunk.
-describe_conflict() {
-	local patch=$1 err=$2 file line
-	grep '^error: patch failed: ' "$err" | sed 's/^error: patch failed: //' |
-	while IFS= read -r loc; do
-		file=${loc%:*} line=${loc##*:}
-		say "  $file: $(hunk_of "$patch" "$file" "$line")"
-	done
-	grep -v '^error: patch failed: ' "$err" | sed 's/^/  /'
-}
-
-# Apply patch $1 on commit $2 (already in $INDEX); print the new commit.
-# Returns 2 when the patch is already in $2, 1 when it does not apply.
-commit_patch() {
-	local patch=$1 parent=$2 info author email date subject tree
-	if ! GIT_INDEX_FILE=$INDEX tgit apply --cached --check "$patch" 2>"$INDEX.err"; then
-		GIT_INDEX_FILE=$INDEX tgit apply --cached --check -R "$patch" 2>/dev/null && return 2
-		return 1
-	fi
-	info=$(tgit mailinfo "$INDEX.msg" "$INDEX.patch" <"$patch")
-	author=$(sed -n 's/^Author: //p' <<<"$info")
-	email=$(sed -n 's/^Email: //p' <<<"$info")
-	date=$(sed -n 's/^Date: //p' <<<"$info")
-	subject=$(sed -n 's/^Subject: //p' <<<"$info")
-	GIT_INDEX_FILE=$INDEX tgit apply --cached "$INDEX.patch"
-	tree=$(GIT_INDEX_FILE=$INDEX tgit write-tree)
-	# Committer date = author date: the same patches give the same commits.
-	{ say "$subject"; say; cat "$INDEX.msg"; } |
-		GIT_AUTHOR_NAME=$author GIT_AUTHOR_EMAIL=$email GIT_AUTHOR_DATE=$date \
-		GIT_COMMITTER_DATE=$date tgit commit-tree "$tree" -p "$parent"
-}
-
-# Build topic in $1 on commit $2; print its new tip.
-build_topic() {
-	local dir=$1 tip=$2 patch rc applied=0 inbase=0 commit
-	GIT_INDEX_FILE=$INDEX tgit read-tree "$tip"
-	for patch in $(topic_patches "$dir"); do
-		rc=0
-		commit=$(commit_patch "$patch" "$tip") || rc=$?
-		case $rc in
-		0) tip=$commit; applied=$((applied + 1)) ;;
-		2) inbase=$((inbase + 1))
-		   say "topics: $topic_name: $(basename "$patch"): already in base, skipped" >&2 ;;
-		*) {
-			say "error: topic $topic_name: $(basename "$patch") does not apply:"
-			describe_conflict "$patch" "$INDEX.err"
-			say "nothing was changed in $PRINTK_TREE"
-		   } >&2
-		   return 1 ;;
-		esac
-	done
-	say "topics: $topic_name: $applied applied, $inbase already in base -> topic/$topic_name" >&2
-	say "$tip"
-}
-
 # Merge the topic tips $3... into base $1 as for-next; $2 is the topic names.
 build_for_next() {
 	local tip=$1 name commit tree date out
@@ -156,7 +93,6 @@ main() {
 	require_clean_tree
 	require_no_local_commits "$base_commit"
 
-	INDEX=$(mktemp "${TMPDIR:-/tmp}/regen-index.XXXXXX")
 	say "topics: regenerating onto $base"
 	for dir in $(topic_dirs); do
 		load_topic "$dir"

@@ -50,6 +50,15 @@ test_expect_success 'a dirty tree is refused and left as it was' '
 	git -C linux checkout -q -- kernel/printk/printk.c
 '
 
+test_expect_success 'a new file hidden by the Debian .gitignore is refused' '
+	echo "new work" >linux/kernel/printk/new.c &&
+	test_must_fail regen 2>err &&
+	test_grep "new files that Debian.s .gitignore hides" err &&
+	test_grep "kernel/printk/new.c" err &&
+	test_grep "new work" linux/kernel/printk/new.c &&
+	rm linux/kernel/printk/new.c
+'
+
 test_expect_success 'a conflicting patch names topic, file and hunk and changes nothing' '
 	cp -r topics topics.good &&
 	sed -i "s/^-line 30;/-line 30 changed upstream;/" topics/02-second/0001-*.patch &&

@@ -1,0 +1,507 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * init.c - guest side of the printk_safe boot tests
+ *
+ * Runs as /init of the test initramfs. For each scenario it has the
+ * kernel's printk_safe selftest (CONFIG_PRINTK_SAFE_SELFTEST) print from a
+ * dangerous place, reads what arrived in /dev/kmsg, checks it with exact
+ * counts and reports KTAP (Documentation/dev-tools/ktap.rst). KTAP lines
+ * are written to /dev/kmsg, so that each reaches the console as one line.
+ *
+ * Kernel command line:
+ *   pstest.only=NAME  run only scenario NAME (the panic and planted ones
+ *                     run only this way)
+ *   pstest.from=N     start at scenario N, after a hang in an earlier one
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_RECORDS	16384
+#define TAG		"printk_safe_test: "
+
+struct record {
+	unsigned long long seq;
+	unsigned long long ts;		/* microseconds */
+	int facility;
+	char caller[16];		/* "T<pid>" or "C<cpu>" */
+	char *text;
+};
+
+static struct record records[MAX_RECORDS];
+static int nr_records;
+static int kmsg_in = -1, kmsg_out = -1;
+static int ncpus;
+static const char *scenario;	/* the one running */
+static char reasons[2048];	/* why it failed */
+
+static void out(const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+	int n;
+
+	n = snprintf(line, sizeof(line), "<5>");
+	va_start(ap, fmt);
+	n += vsnprintf(line + n, sizeof(line) - n, fmt, ap);
+	va_end(ap);
+	if (write(kmsg_out, line, n) < 0)
+		perror("write /dev/kmsg");
+}
+
+static void fail(const char *fmt, ...)
+{
+	size_t n = strlen(reasons);
+	va_list ap;
+
+	if (n)
+		n += snprintf(reasons + n, sizeof(reasons) - n, "; ");
+	va_start(ap, fmt);
+	vsnprintf(reasons + n, sizeof(reasons) - n, fmt, ap);
+	va_end(ap);
+}
+
+static void msleep(int ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/* Returns 0 or the errno of the open() or write(). */
+static int write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY);
+	int err;
+
+	if (fd < 0)
+		return errno;
+	err = write(fd, s, strlen(s)) < 0 ? errno : 0;
+	close(fd);
+	return err;
+}
+
+/* Forget what was read so far and read only what comes next. */
+static void window_start(void)
+{
+	int i;
+
+	for (i = 0; i < nr_records; i++)
+		free(records[i].text);
+	nr_records = 0;
+	lseek(kmsg_in, 0, SEEK_END);
+}
+
+/* "prio,seq,ts,flags[,caller=X];text\n[ KEY=VALUE\n]..." */
+static void parse_record(char *buf)
+{
+	struct record *r = &records[nr_records];
+	char *text = strchr(buf, ';'), *caller, *nl;
+	unsigned int prio;
+
+	if (!text || nr_records == MAX_RECORDS)
+		return;
+	*text++ = '\0';
+	nl = strchr(text, '\n');
+	if (nl)
+		*nl = '\0';
+	if (sscanf(buf, "%u,%llu,%llu", &prio, &r->seq, &r->ts) != 3)
+		return;
+	r->facility = prio >> 3;
+	caller = strstr(buf, "caller=");
+	snprintf(r->caller, sizeof(r->caller), "%s", caller ? caller + 7 : "");
+	r->text = strdup(text);
+	nr_records++;
+}
+
+/* Read all records available now; returns how many. */
+static int read_records(void)
+{
+	char buf[8192];
+	int n = 0;
+	ssize_t len;
+
+	for (;;) {
+		len = read(kmsg_in, buf, sizeof(buf) - 1);
+		if (len < 0 && errno == EPIPE) {
+			fail("records overwritten before they were read");
+			continue;
+		}
+		if (len <= 0)
+			return n;
+		buf[len] = '\0';
+		parse_record(buf);
+		n++;
+	}
+}
+
+/* Index of the first kernel record containing @s from @from on, or -1. */
+static int find(const char *s, int from)
+{
+	int i;
+
+	for (i = from; i < nr_records; i++)
+		if (records[i].facility == 0 && strstr(records[i].text, s))
+			return i;
+	return -1;
+}
+
+static int count(const char *s)
+{
+	int i, n = 0;
+
+	for (i = 0; (i = find(s, i)) >= 0; i++)
+		n++;
+	return n;
+}
+
+/*
+ * Read until @marker arrives (or for @timeout_ms without a marker), then
+ * until nothing came for 300 ms.
+ */
+static int collect(const char *marker, int timeout_ms)
+{
+	int quiet = 0, waited = 0;
+
+	while ((!marker || find(marker, 0) < 0) && waited < timeout_ms) {
+		read_records();
+		msleep(10);
+		waited += 10;
+	}
+	while (quiet < 300) {
+		quiet = read_records() ? 0 : quiet + 10;
+		msleep(10);
+	}
+	return !marker || find(marker, 0) >= 0 ? 0 : -1;
+}
+
+static void expect_count(const char *s, int want)
+{
+	int n = count(s);
+
+	if (n != want)
+		fail("'%s' %d times, want %d", s, n, want);
+}
+
+static int lost_reported(void)
+{
+	int i, n, lost = 0;
+
+	for (i = 0; (i = find("Lost ", i)) >= 0; i++)
+		if (sscanf(records[i].text, "Lost %d message(s)!", &n) == 1)
+			lost += n;
+	return lost;
+}
+
+static void expect_no_loss(void)
+{
+	int lost = lost_reported();
+
+	if (lost) {
+		out("# %s: lost %d\n", scenario, lost);
+		fail("%d message(s) reported lost", lost);
+	}
+}
+
+/* The messages "<name> 0", "<name> 1", ... arrive once each, in order. */
+static void expect_sequence(const char *name, int last)
+{
+	unsigned long long prev = 0;
+	char s[64];
+	int i, at;
+
+	for (i = 0; i <= last; i++) {
+		snprintf(s, sizeof(s), TAG "%s %d", name, i);
+		expect_count(s, 1);
+		at = find(s, 0);
+		if (at < 0)
+			continue;
+		if (records[at].ts < prev)
+			fail("'%s' has an earlier timestamp than its predecessor", s);
+		prev = records[at].ts;
+	}
+}
+
+/* Run a kernel scenario and collect its records; returns its result. */
+static int run_kernel(const char *name)
+{
+	char marker[64];
+	int at, err, ret = -1;
+
+	window_start();
+	/* A failing scenario's error shows in its done marker. */
+	err = write_file("/sys/kernel/debug/printk_safe_test/run", name);
+	if (err == ENOENT || err == EINVAL)
+		fail("cannot run %s: %s", name, strerror(err));
+	snprintf(marker, sizeof(marker), TAG "%s done ", name);
+	if (collect(marker, 5000)) {
+		fail("no '%s' record", marker);
+		return -1;
+	}
+	at = find(marker, 0);
+	sscanf(records[at].text + strlen(marker), "%d", &ret);
+	if (ret)
+		fail("scenario returned %d", ret);
+	return ret;
+}
+
+static void check_recursion(void)
+{
+	run_kernel("recursion");
+	expect_sequence("recursion", 5);
+	expect_count(TAG "recursion warn", 1);
+	expect_count("WARNING: CPU:", 1);
+	expect_no_loss();
+}
+
+/* Scenarios that print "<name> 0" and, from the injected point, "<name> 1". */
+static void check_pair(const char *name, int warns)
+{
+	char s[64];
+
+	run_kernel(name);
+	expect_sequence(name, 1);
+	snprintf(s, sizeof(s), TAG "%s warn", name);
+	expect_count(s, warns);
+	expect_count("WARNING: CPU:", warns);
+	expect_no_loss();
+}
+
+static void check_sem_lock(void) { check_pair("sem_lock", 1); }
+static void check_owner(void) { check_pair("owner", 0); }
+static void check_sem_up(void) { check_pair("sem_up", 0); }
+static void check_console_write(void) { check_pair("console_write", 1); }
+static void check_dev_err_safe(void) { check_pair("dev_err_safe", 0); }
+static void check_dev_err_nmi(void) { check_pair("dev_err_nmi", 0); }
+
+static void check_overflow(void)
+{
+	int produced = -1, delivered, lost, at;
+
+	run_kernel("overflow");
+	at = find(TAG "overflow produced ", 0);
+	if (at >= 0)
+		sscanf(strstr(records[at].text, "produced ") + 9, "%d", &produced);
+	delivered = count(TAG "overflow nmi cpu") +
+		    count(TAG "overflow safe cpu");
+	lost = lost_reported();
+	out("# overflow: produced %d delivered %d lost %d\n",
+	    produced, delivered, lost);
+	if (produced < 0)
+		fail("no produced count");
+	else if (produced != delivered + lost)
+		fail("produced %d != delivered %d + reported lost %d",
+		     produced, delivered, lost);
+}
+
+static void check_timestamps(void)
+{
+	static const char *const names[] = { "A", "B", "C", "D", "E" };
+	int at[5], i;
+	char s[64];
+
+	run_kernel("timestamps");
+	for (i = 0; i < 5; i++) {
+		snprintf(s, sizeof(s), TAG "timestamps %s", names[i]);
+		expect_count(s, 1);
+		at[i] = find(s, 0);
+		if (at[i] < 0)
+			return;
+	}
+	for (i = 1; i < 5; i++)
+		if (records[at[i]].ts <= records[at[i - 1]].ts)
+			fail("timestamp of %s not after %s", names[i], names[i - 1]);
+	/* A, B, C and E come from the task, D from this CPU in NMI. */
+	if (records[at[0]].caller[0] != 'T')
+		fail("caller of A is '%s', not a task", records[at[0]].caller);
+	for (i = 1; i < 5; i++) {
+		const char *caller = records[at[i]].caller;
+
+		if (i == 3 ? caller[0] != 'C' : strcmp(caller, records[at[0]].caller))
+			fail("caller of %s is '%s'", names[i], caller);
+	}
+	out("# timestamps: B stored %s C\n",
+	    records[at[1]].seq > records[at[2]].seq ? "after" : "before");
+	expect_no_loss();
+}
+
+static pid_t spin_on_cpu(int cpu)
+{
+	pid_t pid = fork();
+	cpu_set_t set;
+
+	if (pid)
+		return pid;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	for (;;)
+		;
+}
+
+/* sysrq-l: one complete NMI backtrace per CPU. */
+static void check_nmi_backtrace(void)
+{
+	pid_t spinners[64];
+	char s[64];
+	int cpu, err;
+
+	write_file("/sys/module/nmi_backtrace/parameters/backtrace_idle", "1");
+	/* Idle vCPUs are skipped under TCG: keep the others busy. */
+	for (cpu = 1; cpu < ncpus; cpu++)
+		spinners[cpu] = spin_on_cpu(cpu);
+	msleep(200);
+	window_start();
+	err = write_file("/proc/sysrq-trigger", "l");
+	if (err)
+		fail("sysrq-trigger: %s", strerror(err));
+	collect(NULL, 3000);
+	for (cpu = 1; cpu < ncpus; cpu++) {
+		kill(spinners[cpu], SIGKILL);
+		waitpid(spinners[cpu], NULL, 0);
+	}
+	/*
+	 * Complete: a header, the task line and, for the CPUs interrupted by
+	 * the NMI, their registers (sysrq's own CPU prints its stack only).
+	 */
+	for (cpu = 0; cpu < ncpus; cpu++) {
+		snprintf(s, sizeof(s), "NMI backtrace for cpu %d", cpu);
+		expect_count(s, 1);
+		strcat(s, " skipped");
+		expect_count(s, 0);
+		snprintf(s, sizeof(s), "CPU: %d PID: ", cpu);
+		expect_count(s, 1);
+	}
+	expect_count("RIP: ", ncpus - 1);
+	expect_no_loss();
+}
+
+/* These end the boot; the host checks the console. */
+static void check_panic(void)
+{
+	run_kernel("panic");
+	fail("still alive after the panic");
+}
+
+static void check_panic_zap(void)
+{
+	run_kernel("panic_zap");
+	fail("still alive after the panic");
+}
+
+/* For the harness self-test: a scenario that fails, one that hangs. */
+static void check_planted_fail(void)
+{
+	fail("planted failure");
+}
+
+static void check_planted_hang(void)
+{
+	for (;;)
+		pause();
+}
+
+static const struct scenario {
+	const char *name;
+	void (*check)(void);
+	int only;		/* run only when named by pstest.only= */
+} scenarios[] = {
+	{ "recursion",		check_recursion },
+	{ "sem_lock",		check_sem_lock },
+	{ "owner",		check_owner },
+	{ "sem_up",		check_sem_up },
+	{ "console_write",	check_console_write },
+	{ "timestamps",		check_timestamps },
+	{ "overflow",		check_overflow },
+	{ "nmi_backtrace",	check_nmi_backtrace },
+	{ "dev_err_safe",	check_dev_err_safe },
+	{ "dev_err_nmi",	check_dev_err_nmi },
+	{ "panic",		check_panic, 1 },
+	{ "panic_zap",		check_panic_zap, 1 },
+	{ "planted_fail",	check_planted_fail, 1 },
+	{ "planted_hang",	check_planted_hang, 1 },
+};
+
+#define NR_SCENARIOS	(int)(sizeof(scenarios) / sizeof(scenarios[0]))
+
+static void cmdline_arg(const char *key, char *val, size_t size)
+{
+	char buf[4096], *p;
+	int fd = open("/proc/cmdline", O_RDONLY);
+	ssize_t len = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+
+	val[0] = '\0';
+	if (fd >= 0)
+		close(fd);
+	if (len <= 0)
+		return;
+	buf[len] = '\0';
+	for (p = strtok(buf, " \n"); p; p = strtok(NULL, " \n"))
+		if (!strncmp(p, key, strlen(key)))
+			snprintf(val, size, "%s", p + strlen(key));
+}
+
+static void setup(void)
+{
+	mount("proc", "/proc", "proc", 0, NULL);
+	mount("sysfs", "/sys", "sysfs", 0, NULL);
+	mount("devtmpfs", "/dev", "devtmpfs", 0, NULL);
+	mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
+	kmsg_out = open("/dev/kmsg", O_WRONLY);
+	kmsg_in = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+	ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+	/*
+	 * The scenarios' NMI handlers print a lot: keep x86 from adding
+	 * "NMI handler took too long" messages to what they count.
+	 */
+	write_file("/sys/kernel/debug/x86/nmi_longest_ns", "10000000000");
+}
+
+int main(void)
+{
+	char only[64], from[16];
+	int i, n = 0, first;
+
+	setup();
+	cmdline_arg("pstest.only=", only, sizeof(only));
+	cmdline_arg("pstest.from=", from, sizeof(from));
+	first = from[0] ? atoi(from) : 1;
+
+	for (i = 0; i < NR_SCENARIOS; i++)
+		if (only[0] ? !strcmp(only, scenarios[i].name) : !scenarios[i].only)
+			n++;
+	out("KTAP version 1\n");
+	out("# pstest: %d CPUs\n", ncpus);
+	out("1..%d\n", n);
+	for (i = 0, n = 0; i < NR_SCENARIOS; i++) {
+		const struct scenario *s = &scenarios[i];
+
+		if (only[0] ? strcmp(only, s->name) : s->only)
+			continue;
+		if (++n < first)
+			continue;
+		reasons[0] = '\0';
+		scenario = s->name;
+		out("# pstest: start %d %s\n", n, s->name);
+		s->check();
+		if (reasons[0])
+			out("not ok %d %s # %s\n", n, s->name, reasons);
+		else
+			out("ok %d %s\n", n, s->name);
+	}
+	out("# pstest: end\n");
+	sync();
+	reboot(RB_AUTOBOOT);
+	return 0;
+}

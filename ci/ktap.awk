@@ -1,0 +1,84 @@
+# ktap.awk - results of the KTAP scenarios in a guest console log
+#
+# Input: the serial console log of one boot; -v scenarios=ci/scenarios
+# gives the splats each scenario may cause.  Output, one line per scenario
+# that started:  <name> <pass|fail|hang> [lost=N] [detail]
+# A scenario without a KTAP result hangs, unless it is a panic scenario
+# and the kernel panicked: that passes if all PANIC_LINES lines printed
+# from NMI before the panic reached the console, once each.  Problems
+# with the KTAP stream itself are reported as the pseudo scenario "ktap".
+BEGIN {
+	PANIC_LINES = 20
+	splat = "WARNING: |BUG: |INFO: |cut here ]|Oops: |general protection fault|kernel BUG at|Kernel panic - not syncing"
+	while ((getline line < scenarios) > 0) {
+		if (line ~ /^#/ || line == "")
+			continue
+		n = split(line, f, /  +/)
+		allowed[f[1]] = (n >= 3 && f[3] != "-") ? f[3] : "^$"
+	}
+}
+
+{
+	sub(/\r$/, "")
+	# The console prefix, "[    1.234567][    T1] "
+	sub(/^\[ *[0-9]+\.[0-9]+\](\[ *[TC][0-9]+\])? /, "")
+}
+
+/^KTAP version 1$/ { version = 1; next }
+/^1\.\.[0-9]+$/ { plan = substr($0, 4) + 0; next }
+/^# pstest: start [0-9]+ / { current = $5; order[++started] = current; next }
+
+/^(not )?ok [0-9]+ / {
+	name = $0
+	sub(/^(not )?ok [0-9]+ /, "", name)
+	reason = ""
+	if (i = index(name, " # ")) {
+		reason = substr(name, i + 3)
+		name = substr(name, 1, i - 1)
+	}
+	result[name] = ($1 == "ok") ? "pass" : "fail"
+	detail[name] = reason
+	current = ""
+	next
+}
+
+/^# [a-z_]+: .*lost [0-9]+$/ { lost[substr($2, 1, length($2) - 1)] = $NF }
+
+current == "" { next }
+
+/^printk_safe_test: panic line [0-9]+$/ { panic_line[current, $NF]++ }
+/Kernel panic - not syncing/ { panicked[current] = 1 }
+
+$0 ~ splat && $0 !~ allowed[current] && !(current in unexpected) {
+	unexpected[current] = $0
+}
+
+function panic_status(name,    k, missing) {
+	for (k = 0; k < PANIC_LINES; k++)
+		if (panic_line[name, k] != 1)
+			missing = missing " " k "(x" panic_line[name, k] + 0 ")"
+	if (missing == "")
+		return "pass " PANIC_LINES " NMI lines before the panic"
+	return "fail NMI lines not printed once each:" missing
+}
+
+END {
+	if (!version)
+		print "ktap fail no 'KTAP version 1' line"
+	else if (!plan)
+		print "ktap fail no KTAP plan"
+	for (i = 1; i <= started; i++) {
+		name = order[i]
+		if (name in result)
+			out = result[name] (detail[name] == "" ? "" : " " detail[name])
+		else if (panicked[name] && allowed[name] ~ /Kernel panic/)
+			out = panic_status(name)
+		else
+			out = "hang no result"
+		if (out ~ /^pass/ && (name in unexpected))
+			out = "fail unexpected: " unexpected[name]
+		if (name in lost)
+			sub(/^[a-z]+/, "& lost=" lost[name], out)
+		print name, out
+	}
+}
