@@ -8,7 +8,7 @@
 # pass on a kernel unless the topic that fixes it (topic_fixes in
 # topic.conf) is not in that kernel; the others are shown, not judged.
 # The table goes to $OUT/boot/results.md.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 BOOT_OUT=$OUT/boot
 ACCEL=${ACCEL:-tcg}		# ACCEL=kvm where KVM works
@@ -199,4 +199,5 @@ main() {
 	report "${kernels[@]}" || die "boot: scenarios failed where they must pass (see above, logs in $BOOT_OUT)"
 }
 
-main "$@"
+# Sourced by the harness self-test for its functions.
+[ "${BASH_SOURCE[0]}" != "$0" ] || main "$@"

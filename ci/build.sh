@@ -5,8 +5,9 @@
 # recompiles what its topic changed (and ccache catches the rest when the
 # order comes round again).  The bzImages go to $IMAGES for the boot stage.
 # A build fails on a compiler error and on a compiler warning in
-# kernel/printk that vanilla does not have.
-. "$(dirname "$0")/lib.sh"
+# kernel/printk that vanilla does not have.  KCONFIG_EXTRA=fragment and
+# IMAGE_TAG=-suffix build variants (ci/bench.sh does).
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 OBJ=$BUILD_DIR/obj
 LOGS=$OUT/build
@@ -31,8 +32,8 @@ build_one() {
 		die "build of $name failed (log: $log)"
 	fi
 	printk_warnings "$log" >"$LOGS/$name.warnings"
-	cp "$OBJ/arch/x86/boot/bzImage" "$IMAGES/$name.bzImage"
-	say "$commit" >"$IMAGES/$name.commit"
+	cp "$OBJ/arch/x86/boot/bzImage" "$IMAGES/$name${IMAGE_TAG:-}.bzImage"
+	say "$commit" >"$IMAGES/$name${IMAGE_TAG:-}.commit"
 	new=$(comm -13 "$LOGS/vanilla.warnings" "$LOGS/$name.warnings")
 	say "build: $name: $(($(date +%s) - start))s, $(wc -l <"$LOGS/$name.warnings") warning(s) in kernel/printk"
 	[ -z "$new" ] || die "$name adds compiler warnings in kernel/printk:

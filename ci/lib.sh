@@ -71,9 +71,11 @@ SELFTEST_TOPIC=selftest
 IMAGES=$PRINTK_CACHE/images
 
 # The kernels the build and boot stages work on, in build order: a name,
-# then the branches merged for it.  Each series topic is built on its own
+# then the branches merged for it.  Each topic is built on its own
 # (bisectable); all of them get the selftest topic so they run the same
-# scenarios.  BUILDS="name..." restricts the plan.
+# scenarios.  Topics based on the base come first, so that the stacked
+# ones, which change include/linux/printk.h, rebuild the tree only once.
+# BUILDS="name..." restricts the plan.
 build_plan() {
 	local dir
 	{
@@ -81,8 +83,8 @@ build_plan() {
 		for dir in $(topic_dirs); do
 			load_topic "$dir"
 			[ "$topic_name" = "$SELFTEST_TOPIC" ] ||
-				say "$topic_name topic/$topic_name topic/$SELFTEST_TOPIC"
-		done
+				say "${topic_depends:+1}0 $topic_name topic/$topic_name topic/$SELFTEST_TOPIC"
+		done | sort -s -k1,1 | cut -d' ' -f2-
 		say "for-next for-next"
 	} | if [ -n "${BUILDS:-}" ]; then
 		grep -E "^($(tr ' ' '|' <<<"$BUILDS")) "
@@ -127,18 +129,19 @@ kmake() {
 		KBUILD_BUILD_HOST=printk-tree "$@"
 }
 
-# tinyconfig + ci/kernel.config in $OBJ.  With "strict", every option of
-# the fragment must be in the result.  The old .config (and its mtime) is
-# kept when nothing changed, so that an unchanged config rebuilds nothing.
+# tinyconfig + ci/kernel.config (+ the fragment $KCONFIG_EXTRA names) in
+# $OBJ.  With "strict", every option of the fragments must be in the
+# result.  The old .config (and its mtime) is kept when nothing changed,
+# so that an unchanged config rebuilds nothing.
 configure() {
-	local missing
+	local missing fragments=("$TOP/ci/kernel.config" ${KCONFIG_EXTRA:+"$KCONFIG_EXTRA"})
 	mkdir -p "$OBJ"
 	[ ! -f "$OBJ/.config" ] || cp -p "$OBJ/.config" "$OBJ/.config.prev"
 	kmake -s tinyconfig >/dev/null
 	"$WT/scripts/kconfig/merge_config.sh" -m -O "$OBJ" "$OBJ/.config" \
-		"$TOP/ci/kernel.config" >/dev/null
+		"${fragments[@]}" >/dev/null
 	kmake -s olddefconfig >/dev/null
-	missing=$(grep '^CONFIG_' "$TOP/ci/kernel.config" | grep -vxFf "$OBJ/.config" || true)
+	missing=$(cat "${fragments[@]}" | grep '^CONFIG_' | grep -vxFf "$OBJ/.config" || true)
 	[ "${1:-}" != strict ] || [ -z "$missing" ] ||
 		die "config options of ci/kernel.config not in the final .config (missing dependency?):
 $missing"

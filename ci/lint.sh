@@ -8,7 +8,7 @@
 # coccinelle: the cocci/ rules in report mode on the touched files.
 # The topics are applied from topics/ (TOPICS_DIR), not taken from the
 # branches, so any topics directory can be linted.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 APPLY_WHO=lint
 . "$TOP/topics/apply.sh"
 
@@ -23,8 +23,11 @@ ignored_types() {
 # checkpatch on patch $1 of topic $2; prints the table cell.
 checkpatch_cell() {
 	local patch=$1 out=$LINT_OUT/$(basename "$1").checkpatch errors warnings
-	(cd "$WT" && perl scripts/checkpatch.pl --strict --no-summary --terse \
-		--ignore "$(ignored_types "$2")" "$patch") >"$out" 2>&1 || true
+	# Debian's python3 has python3-ply for checkpatch's SPDX check;
+	# another python3 earlier in PATH may not.
+	(cd "$WT" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict \
+		--no-summary --terse --ignore "$(ignored_types "$2")" "$patch") \
+		>"$out" 2>&1 || true
 	errors=$(grep -c ': ERROR: ' "$out" || true)
 	warnings=$(grep -c -E ': (WARNING|CHECK): ' "$out" || true)
 	if [ "$errors" -gt 0 ]; then

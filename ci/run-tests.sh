@@ -3,7 +3,7 @@
 #
 # Runs every ci/t/t*.sh script and cocci/run-tests.sh; each prints TAP
 # lines.  Ends with one line: "N passed, N failed".
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 passed=0
 failed=0

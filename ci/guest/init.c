@@ -12,6 +12,7 @@
  *   pstest.only=NAME  run only scenario NAME (the panic and planted ones
  *                     run only this way)
  *   pstest.from=N     start at scenario N, after a hang in an earlier one
+ *   pstest.lines=N    lines per CPU and context for "overflow"
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -387,6 +388,28 @@ static void check_nmi_backtrace(void)
 	expect_no_loss();
 }
 
+/* printk() cost per context, for ci/bench.sh. */
+static void check_bench(void)
+{
+	unsigned long long call_ns, total_ns;
+	unsigned int calls;
+	char context[16];
+	int at, n = 0;
+
+	run_kernel("bench");
+	for (at = 0; (at = find(TAG "bench ", at)) >= 0; at++) {
+		if (sscanf(strstr(records[at].text, "bench "),
+			   "bench %15s calls %u call_ns %llu total_ns %llu",
+			   context, &calls, &call_ns, &total_ns) != 4 || !calls)
+			continue;
+		out("# bench: %s calls %u call_ns %.1f total_ns %.1f\n", context,
+		    calls, (double)call_ns / calls, (double)total_ns / calls);
+		n++;
+	}
+	if (n != 3)
+		fail("%d bench results, want 3", n);
+}
+
 /* These end the boot; the host checks the console. */
 static void check_panic(void)
 {
@@ -429,6 +452,7 @@ static const struct scenario {
 	{ "dev_err_nmi",	check_dev_err_nmi },
 	{ "panic",		check_panic, 1 },
 	{ "panic_zap",		check_panic_zap, 1 },
+	{ "bench",		check_bench, 1 },
 	{ "planted_fail",	check_planted_fail, 1 },
 	{ "planted_hang",	check_planted_hang, 1 },
 };
@@ -470,13 +494,17 @@ static void setup(void)
 
 int main(void)
 {
-	char only[64], from[16];
+	char only[64], from[16], lines[16];
 	int i, n = 0, first;
 
 	setup();
 	cmdline_arg("pstest.only=", only, sizeof(only));
 	cmdline_arg("pstest.from=", from, sizeof(from));
+	cmdline_arg("pstest.lines=", lines, sizeof(lines));
 	first = from[0] ? atoi(from) : 1;
+	if (lines[0])
+		write_file("/sys/module/printk_safe_selftest/parameters/overflow_lines",
+			   lines);
 
 	for (i = 0; i < NR_SCENARIOS; i++)
 		if (only[0] ? !strcmp(only, scenarios[i].name) : !scenarios[i].only)

@@ -1,0 +1,182 @@
+#!/usr/bin/env bash
+# bench.sh - printk cost and loss, series against vanilla 6.1, and the
+# pipeline's timings; writes and prints $OUT/bench/bench.md
+#
+# 1. printk() cost per call in normal context, in a printk_safe section and
+#    in NMI, measured in the guest by the selftest's "bench" (vanilla and
+#    for-next booted in the same run).
+# 2. Loss under flood: the "overflow" scenario with FLOOD_LINES lines per
+#    CPU and context, on vanilla and on the series built with each buffer
+#    shift of SHIFTS.
+# 3. Pipeline: stage times of the last cold `make ci` (BENCH_COLD=1 runs
+#    one in a scratch cache) and of a warm run with one topic edited, and
+#    the time from QEMU start to the first KTAP line.
+. "$(dirname "${BASH_SOURCE[0]}")/boot.sh"
+
+BENCH_OUT=$OUT/bench
+FLOOD_LINES=${FLOOD_LINES:-500}
+SHIFTS=${SHIFTS:-12 13 16}
+STAGES="setup topics lint build boot mail"
+
+# "# bench: <context> calls N call_ns X total_ns Y" lines of a boot log.
+cost_of() {
+	sed -n 's/^.*# bench: \([a-z]*\) calls [0-9]* call_ns \([0-9.]*\) total_ns \([0-9.]*\)$/\1 \2 \3/p' "$1"
+}
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b / a }'; }
+
+bench_cost() {
+	local k context v s
+	for k in vanilla for-next; do
+		qemu_boot "$IMAGES/$k.bzImage" "$BENCH_OUT/$k.cost.log" pstest.only=bench >/dev/null
+		cost_of "$BENCH_OUT/$k.cost.log" >"$BENCH_OUT/$k.cost"
+		[ "$(wc -l <"$BENCH_OUT/$k.cost")" = 3 ] ||
+			die "no bench results from $k (see $BENCH_OUT/$k.cost.log)"
+	done
+	say "## printk() cost, ns per call in the guest"
+	say
+	say "$(grep -o 'calls [0-9]*' "$BENCH_OUT/vanilla.cost.log" | head -n 1 | cut -d' ' -f2) calls per context, KERN_DEBUG (not printed on the console)."
+	say "'call' is the time in printk() itself; 'total' includes flushing the"
+	say "per-CPU buffers (irq_work after each batch of 32 calls)."
+	say
+	say "| context | vanilla call | series call | ratio | vanilla total | series total | ratio |"
+	say "|---|---|---|---|---|---|---|"
+	while read -r context v_call v_total; do
+		read -r _ s_call s_total < <(grep "^$context " "$BENCH_OUT/for-next.cost")
+		say "| $context | $v_call | $s_call | $(ratio "$v_call" "$s_call") | $v_total | $s_total | $(ratio "$v_total" "$s_total") |"
+	done <"$BENCH_OUT/vanilla.cost"
+	say
+	say "Goals: normal context within 1% of vanilla (ratio <= 1.010); printk_safe"
+	say "context no slower than vanilla's deferred store (call ratio <= 1.000)."
+	say
+}
+
+# produced delivered lost of an "overflow" boot with FLOOD_LINES lines.
+flood_of() {
+	qemu_boot "$1" "$2" "pstest.only=overflow pstest.lines=$FLOOD_LINES" >/dev/null
+	sed -n 's/^.*# overflow: produced \([0-9-]*\) delivered \([0-9]*\) lost \([0-9]*\)$/\1 \2 \3/p' "$2"
+}
+
+flood_row() {
+	local label=$1 buffer=$2 produced delivered lost
+	read -r produced delivered lost
+	[ -n "$produced" ] || die "no overflow result for $label"
+	say "| $label | $buffer | $produced | $delivered | $lost | $((produced - delivered - lost)) |"
+}
+
+bench_flood() {
+	local shift extra=$BENCH_OUT/shift.config
+	say "## Loss under flood"
+	say
+	say "$FLOOD_LINES lines per CPU from NMI and from a printk_safe section, 4 vCPUs."
+	say "Unaccounted = produced - delivered - reported lost; it must be 0."
+	say
+	say "| kernel | per-CPU buffer | produced | delivered | reported lost | unaccounted |"
+	say "|---|---|---|---|---|---|"
+	flood_of "$IMAGES/vanilla.bzImage" "$BENCH_OUT/vanilla.flood.log" | flood_row vanilla none
+	for shift in $SHIFTS; do
+		say "CONFIG_PRINTK_SAFE_LOG_BUF_SHIFT=$shift" >"$extra"
+		KCONFIG_EXTRA=$extra IMAGE_TAG=-shift$shift BUILDS=for-next \
+			bash "$TOP/ci/build.sh" >&2
+		flood_of "$IMAGES/for-next-shift$shift.bzImage" "$BENCH_OUT/shift$shift.flood.log" |
+			flood_row series "$((1 << shift >> 10)) KiB (shift $shift)"
+	done
+	say
+}
+
+# Seconds from QEMU start to the first KTAP line, best of three.
+boot_to_ktap() {
+	local i start log=$BENCH_OUT/ktap.log best=
+	for i in 1 2 3; do
+		: >"$log"
+		start=$(date +%s.%N)
+		qemu-system-x86_64 -accel "$ACCEL" -smp 4 -m 256 -display none \
+			-monitor none -no-reboot -serial "file:$log" \
+			-kernel "$IMAGES/for-next.bzImage" -initrd "$INITRAMFS" \
+			-append "console=ttyS0 panic=-1 pstest.only=planted_hang" &
+		until grep -q 'KTAP version 1' "$log"; do sleep 0.05; done
+		t=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.2f", e - s }')
+		kill $! && wait $! 2>/dev/null || true
+		[ -n "$best" ] && awk -v a="$best" -v b="$t" 'BEGIN { exit !(a <= b) }' || best=$t
+	done
+	say "$best"
+}
+
+# Stage times (file of "stage seconds" lines) of a warm run with one topic
+# edited: a comment in a patch of the last series topic, in a scratch
+# copy of topics/.  The real topics are regenerated and rebuilt afterwards.
+warm_edited() {
+	local scratch=$BENCH_OUT/topics stage start patch
+	rm -rf "$scratch"
+	cp -r "$TOPICS_DIR" "$scratch"
+	patch=$(ls "$scratch"/06-*/*.patch | head -n 1)
+	sed -i '0,/^+ \* What is left of zap_locks()/s//& (edited)/' "$patch"
+	grep -q '(edited)' "$patch" || die "cannot edit $patch for the warm run"
+	: >"$BENCH_OUT/warm-edited"
+	for stage in $STAGES; do
+		start=$(date +%s)
+		TOPICS_DIR=$scratch make -C "$TOP" --no-print-directory "$stage" >&2 ||
+			die "warm run: stage $stage failed"
+		say "$stage $(($(date +%s) - start))" >>"$BENCH_OUT/warm-edited"
+	done
+	make -C "$TOP" --no-print-directory topics build >&2
+}
+
+bench_pipeline() {
+	local cold=$OUT/pipeline-times.cold stage c w
+	if [ -n "${BENCH_COLD:-}" ]; then
+		rm -rf "$BENCH_OUT/cold"
+		PRINTK_CACHE=$BENCH_OUT/cold OUT=$BENCH_OUT/cold/out \
+			make -C "$TOP" --no-print-directory ci >&2
+		cold=$BENCH_OUT/cold/out/pipeline-times.cold
+	fi
+	warm_edited
+	say "## Pipeline, seconds of wall time on this machine"
+	say
+	if [ -f "$cold" ]; then
+		say "Cold: the last \`make ci\` with an empty cache ($(date -u -r "$cold" '+%Y-%m-%d %H:%M UTC'))."
+	else
+		say "Cold: not measured yet (\`make bench BENCH_COLD=1\` runs one)."
+		cold=/dev/null
+	fi
+	say "Warm: \`make ci\` stages after editing one topic."
+	say
+	say "| stage | cold | warm, one topic edited |"
+	say "|---|---|---|"
+	for stage in $STAGES; do
+		c=$(awk -v s="$stage" '$1 == s { print $2 }' "$cold")
+		w=$(awk -v s="$stage" '$1 == s { print $2 }' "$BENCH_OUT/warm-edited")
+		say "| $stage | ${c:--} | $w |"
+	done
+	say "| **total** | $(awk '{ t += $2 } END { print NR ? t : "-" }' "$cold") | $(awk '{ t += $2 } END { print t }' "$BENCH_OUT/warm-edited") |"
+	say
+	say "Goals: cold < 720 s, warm < 90 s. Boot to the first KTAP line: $(boot_to_ktap) s (goal < 5 s), best of 3."
+	say
+}
+
+machine() {
+	say "# printk_safe benchmarks"
+	say
+	say "$(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) CPUs ($(sed -n 's/^model name\t: //p' /proc/cpuinfo | head -n 1)), $(free -g | awk '/^Mem:/ { print $2 }') GiB,"
+	say "$(. /etc/os-release && say "$PRETTY_NAME"), $(qemu-system-x86_64 --version | head -n 1), base $(base_ref)."
+	say "Guests: QEMU $ACCEL, -smp 4, the build and boot configuration of ci/."
+	say "Absolute numbers vary between runs (emulated CPUs on a shared host):"
+	say "compare the ratios, which come from one run of this script."
+	say
+}
+
+main() {
+	need_tree
+	mkdir -p "$BENCH_OUT"
+	make_initramfs
+	{
+		machine
+		bench_cost
+		bench_flood
+		bench_pipeline
+	} >"$BENCH_OUT/bench.md.new"
+	mv "$BENCH_OUT/bench.md.new" "$BENCH_OUT/bench.md"
+	cat "$BENCH_OUT/bench.md"
+}
+
+main "$@"

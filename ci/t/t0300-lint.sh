@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# t0300-lint.sh - the lint stage fails on a planted checkpatch error and a
+# planted sparse warning, and passes a clean patch
+. "$(dirname "$0")/../test-lib.sh"
+
+# kernel_patch DIR SUBJECT SED-SCRIPT: a patch of kernel/printk/printk_safe.c
+# against the base, made with plumbing on a private index.
+kernel_patch() {
+	local dir=$1 subject=$2 script=$3 file=kernel/printk/printk_safe.c blob tree commit
+	local base
+	base=$(tgit rev-parse "$(base_ref)^{commit}")
+	blob=$(tgit show "$base:$file" | sed "$script" | tgit hash-object -w --stdin)
+	GIT_INDEX_FILE=$TRASH/index tgit read-tree "$base"
+	GIT_INDEX_FILE=$TRASH/index tgit update-index --cacheinfo "100644,$blob,$file"
+	tree=$(GIT_INDEX_FILE=$TRASH/index tgit write-tree)
+	commit=$(tgit commit-tree "$tree" -p "$base" -m "$subject" \
+		-m "A planted fault for the lint test." \
+		-m "Signed-off-by: $(tgit config user.name) <$(tgit config user.email)>")
+	mkdir -p "$dir"
+	printf 'topic_name=%s\ntopic_depends=\n' "$(basename "$dir" | cut -d- -f2-)" >"$dir/topic.conf"
+	tgit format-patch -q --zero-commit --no-signature -o "$dir" -1 "$commit"
+}
+
+lint() { TOPICS_DIR=$TRASH/$1 OUT=$TRASH/out bash "$TOP/ci/lint.sh"; }
+
+if ! tgit rev-parse -q --verify "$(base_ref 2>/dev/null)" >/dev/null 2>&1; then
+	say "ok 1 - $TEST_NAME # SKIP no kernel tree (make setup)"
+	test_done
+	exit
+fi
+
+test_expect_success 'a clean patch passes lint' '
+	kernel_patch clean/01-clean "printk: add a blank comment" \
+		"s|^static DEFINE_PER_CPU(int, printk_context);|/* The printk context of each CPU. */\n&|" &&
+	lint clean >out 2>&1 &&
+	test_grep "clean/0001-printk-add-a-blank-comment.patch | clean | clean |" out
+'
+
+test_expect_success 'a planted checkpatch error fails lint, naming the patch' '
+	kernel_patch error/01-error "printk: planted checkpatch error" \
+		"s|^static DEFINE_PER_CPU(int, printk_context);|&   |" &&
+	test_must_fail lint error >out 2>&1 &&
+	test_grep "error: 0001-printk-planted-checkpatch-error.patch: checkpatch 1 error(s)" out &&
+	test_grep "ERROR: trailing whitespace" out &&
+	test_grep "lint: 1 of 1 patch(es) failed" out
+'
+
+test_expect_success 'a planted sparse warning fails lint, naming the warning' '
+	kernel_patch sparse/01-sparse "printk: planted sparse warning" \
+		"s|^static DEFINE_PER_CPU(int, printk_context);|&\n\nint printk_planted;|" &&
+	test_must_fail lint sparse >out 2>&1 &&
+	test_grep "sparse: kernel/printk/printk_safe.c: warning: symbol .printk_planted. was not declared" out &&
+	test_grep "0001-printk-planted-sparse-warning.patch | clean | 1 new warning(s) |" out
+'
+
+test_done
