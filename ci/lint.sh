@@ -3,9 +3,11 @@
 #
 # checkpatch --strict (the tree's own) on each patch: an error fails,
 # warnings are listed; accepted types are in ci/checkpatch.exceptions.
-# sparse (make C=2) on kernel/printk and every file the topic touches,
-# at the base and at each topic: a warning the topic adds fails.
-# coccinelle: the cocci/ rules in report mode on the touched files.
+# sparse (make C=2) on kernel/printk and every file a topic touches, at
+# the base and at each topic: a warning the topic adds fails.
+# coccinelle: the cocci/ rules in report mode on the same files; reports a
+# topic adds are listed.  Warnings are compared without line numbers.
+# The tree-wide pr_cont.cocci candidate count of the base is printed too.
 # The topics are applied from topics/ (TOPICS_DIR), not taken from the
 # branches, so any topics directory can be linted.
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -60,36 +62,58 @@ sparse_targets() {
 	return 0
 }
 
-# Sparse warnings at commit $1 on targets $2..., without line numbers.
-sparse_warnings() {
-	local commit=$1 log
-	shift
-	log=$LINT_OUT/sparse.log
+# "file:line:col: message" lines of $1, without line numbers, sorted.
+normalized() {
+	{ grep -E '^[^ ]+:[0-9]+:[0-9-]+: ' "$1" || true; } |
+		sed -E "s#^($WT/)?([^:]+):[0-9]+:[0-9-]+: #\2: #" | sort -u
+}
+
+# Sparse warnings and coccinelle reports at commit $1, into $2.sparse and
+# $2.cocci; $3... are the files (from topic_files) to check.
+lint_state() {
+	local commit=$1 out=$2 files=() f rule
+	shift 2
 	git -C "$WT" checkout -q -f --detach "$commit"
 	configure
 	# Compile first, so that C=2 prints sparse's output only.
-	kmake -s "$@" >/dev/null 2>&1 || true
-	kmake -s C=2 "$@" >"$log" 2>&1 || true
-	{ grep -E '^[^ ]+:[0-9]+:[0-9]+: (warning|error):' "$log" || true; } |
-		sed -E 's#^([^:]+):[0-9]+:[0-9]+: #\1: #' | sort -u
-}
+	# shellcheck disable=SC2046
+	kmake -s $(sparse_targets "$@") >/dev/null 2>&1 || true
+	# shellcheck disable=SC2046
+	kmake -s C=2 $(sparse_targets "$@") >"$out.sparse.log" 2>&1 || true
+	grep -E ': (warning|error):' "$out.sparse.log" >"$out.sparse.raw" || true
+	normalized "$out.sparse.raw" >"$out.sparse"
 
-# Coccinelle reports of the cocci/ rules on the .c files $@ at the
-# current worktree state.
-cocci_reports() {
-	local rule files=()
-	for f in "$@"; do
+	for f in kernel/printk/*.c "$@"; do
 		[[ $f == *.c && -f "$WT/$f" ]] && files+=("$WT/$f")
 	done
-	[ ${#files[@]} -gt 0 ] || return 0
 	for rule in "$TOP"/cocci/*.cocci; do
 		spatch --very-quiet -D report --no-includes --include-headers \
 			--sp-file "$rule" "${files[@]}" 2>/dev/null || true
-	done | grep -E '^[^ ]+:[0-9]+:' || true
+	done >"$out.cocci.raw"
+	normalized "$out.cocci.raw" >"$out.cocci"
+}
+
+# pr_cont.cocci's candidates in the whole base tree (the worktree is at
+# the base), counted once per base and rule.
+candidates() {
+	local key cache
+	key=$(cat "$TOP/cocci/pr_cont.cocci" <(tgit rev-parse "$1") | sha1sum | cut -c1-12)
+	cache=$LINT_OUT/candidates.$key
+	[ -s "$cache" ] || bash "$TOP/cocci/count-candidates.sh" "$WT" >"$cache"
+	sed -n 's/^\(rule .*\)$/lint: tree-wide pr_cont.cocci \1/p' "$cache"
+}
+
+# What state $1 adds to the base's $2 (sparse or cocci) findings.
+added() { comm -13 "$LINT_OUT/base.$2" "$LINT_OUT/$1.$2"; }
+
+count_cell() {
+	local n
+	n=$(grep -c . <<<"$1" || true)
+	[ "$n" = 0 ] && say clean || say "$n $2"
 }
 
 main() {
-	local base base_commit dir tip parent patch targets new n=0 failed=0
+	local base base_commit dir tip parent patch files sparse cocci cp n=0 failed=0
 	local -A tips
 	local table=$LINT_OUT/table.md
 	need_tree
@@ -98,10 +122,11 @@ main() {
 	mkdir -p "$LINT_OUT"
 	WT=$(stage_worktree lint)
 
-	targets=$(for dir in $(topic_dirs); do touched_files "$dir"; done | sort -u)
+	files=$(for dir in $(topic_dirs); do touched_files "$dir"; done | sort -u)
 	# shellcheck disable=SC2086
-	sparse_warnings "$base_commit" $(sparse_targets $targets) >"$LINT_OUT/base.sparse"
-	say "lint: $base: $(wc -l <"$LINT_OUT/base.sparse") sparse warning(s) in the checked files"
+	lint_state "$base_commit" "$LINT_OUT/base" $files
+	say "lint: $base: $(wc -l <"$LINT_OUT/base.sparse") sparse warning(s), $(wc -l <"$LINT_OUT/base.cocci") coccinelle report(s) in the checked files"
+	candidates "$base_commit"
 
 	{
 		say "| patch | checkpatch | sparse | coccinelle |"
@@ -114,27 +139,24 @@ main() {
 		tip=$(build_topic "$dir" "$parent") || exit 1
 		tips[$topic_name]=$tip
 		# shellcheck disable=SC2086
-		sparse_warnings "$tip" $(sparse_targets $targets) >"$LINT_OUT/$topic_name.sparse"
-		new=$(comm -13 "$LINT_OUT/base.sparse" "$LINT_OUT/$topic_name.sparse")
-		[ -z "$new" ] || say "$new" | sed "s/^/lint: $topic_name: sparse: /"
+		lint_state "$tip" "$LINT_OUT/$topic_name" $files
+		sparse=$(added "$topic_name" sparse)
+		cocci=$(added "$topic_name" cocci)
+		[ -z "$sparse" ] || say "$sparse" | sed "s/^/lint: $topic_name: sparse: /"
+		[ -z "$cocci" ] || say "$cocci" | sed "s/^/lint: $topic_name: coccinelle: /"
 		for patch in $(topic_patches "$dir"); do
-			local cp sp cc
 			cp=$(checkpatch_cell "$patch" "$topic_name")
-			sp=clean
-			[ -z "$new" ] || sp="$(wc -l <<<"$new") new warning(s)"
-			cc=$(cocci_reports $(touched_files "$dir") | wc -l)
-			[ "$cc" = 0 ] && cc=clean || cc="$cc report(s)"
-			say "| $topic_name/$(basename "$patch") | $cp | $sp | $cc |" >>"$table"
-			say "lint: $topic_name: $(basename "$patch"): checkpatch $cp, sparse $sp, coccinelle $cc"
+			say "| $topic_name/$(basename "$patch") | $cp | $(count_cell "$sparse" "new warning(s)") | $(count_cell "$cocci" "new report(s)") |" >>"$table"
+			say "lint: $topic_name: $(basename "$patch"): checkpatch $cp"
 			grep -E ': (ERROR|WARNING|CHECK): ' "$LINT_OUT/$(basename "$patch").checkpatch" |
 				sed 's/^/    /' || true
-			[[ $cp == *error* || $sp != clean ]] && failed=$((failed + 1))
+			[[ $cp == *error* || -n $sparse ]] && failed=$((failed + 1))
 			n=$((n + 1))
 		done
 	done
 	cat "$table"
 	[ "$failed" = 0 ] || die "lint: $failed of $n patch(es) failed (checkpatch errors or new sparse warnings)"
-	say "lint: $n patch(es) clean of errors and new sparse warnings"
+	say "lint: $n patch(es) without checkpatch errors or new sparse warnings"
 }
 
 main "$@"

@@ -70,7 +70,7 @@ build_topic() {
 		   return 1 ;;
 		esac
 	done
-	say "$APPLY_WHO: $topic_name: $applied applied, $inbase already in base -> topic/$topic_name" >&2
+	say "$APPLY_WHO: $topic_name: $applied applied, $inbase already in base" >&2
 	say "$tip"
 }
 

@@ -410,6 +410,23 @@ static void check_bench(void)
 		fail("%d bench results, want 3", n);
 }
 
+/* sysrq-h: the help, built from pieces, arrives as one whole record. */
+static void check_sysrq_help(void)
+{
+	int at, err;
+
+	window_start();
+	err = write_file("/proc/sysrq-trigger", "h");
+	if (err)
+		fail("sysrq-trigger: %s", strerror(err));
+	collect(NULL, 500);
+	expect_count("HELP : ", 1);
+	at = find("HELP : ", 0);
+	if (at >= 0 && !strstr(records[at].text, "show-backtrace-all-active-cpus(l) "))
+		fail("help line incomplete: '%s'", records[at].text);
+	expect_no_loss();
+}
+
 /* These end the boot; the host checks the console. */
 static void check_panic(void)
 {
@@ -448,6 +465,7 @@ static const struct scenario {
 	{ "timestamps",		check_timestamps },
 	{ "overflow",		check_overflow },
 	{ "nmi_backtrace",	check_nmi_backtrace },
+	{ "sysrq_help",		check_sysrq_help },
 	{ "dev_err_safe",	check_dev_err_safe },
 	{ "dev_err_nmi",	check_dev_err_nmi },
 	{ "panic",		check_panic, 1 },

@@ -6,7 +6,7 @@
 # kernel_patch DIR SUBJECT SED-SCRIPT: a patch of kernel/printk/printk_safe.c
 # against the base, made with plumbing on a private index.
 kernel_patch() {
-	local dir=$1 subject=$2 script=$3 file=kernel/printk/printk_safe.c blob tree commit
+	local dir=$TRASH/$1 subject=$2 script=$3 file=kernel/printk/printk_safe.c blob tree commit
 	local base
 	base=$(tgit rev-parse "$(base_ref)^{commit}")
 	blob=$(tgit show "$base:$file" | sed "$script" | tgit hash-object -w --stdin)
@@ -21,7 +21,7 @@ kernel_patch() {
 	tgit format-patch -q --zero-commit --no-signature -o "$dir" -1 "$commit"
 }
 
-lint() { TOPICS_DIR=$TRASH/$1 OUT=$TRASH/out bash "$TOP/ci/lint.sh"; }
+lint() { TOPICS_DIR=$TRASH/$1 OUT=$TRASH/stage bash "$TOP/ci/lint.sh"; }
 
 if ! tgit rev-parse -q --verify "$(base_ref 2>/dev/null)" >/dev/null 2>&1; then
 	say "ok 1 - $TEST_NAME # SKIP no kernel tree (make setup)"
@@ -46,11 +46,11 @@ test_expect_success 'a planted checkpatch error fails lint, naming the patch' '
 '
 
 test_expect_success 'a planted sparse warning fails lint, naming the warning' '
-	kernel_patch sparse/01-sparse "printk: planted sparse warning" \
+	kernel_patch sparse/01-sparse "printk: add a global without a declaration" \
 		"s|^static DEFINE_PER_CPU(int, printk_context);|&\n\nint printk_planted;|" &&
 	test_must_fail lint sparse >out 2>&1 &&
 	test_grep "sparse: kernel/printk/printk_safe.c: warning: symbol .printk_planted. was not declared" out &&
-	test_grep "0001-printk-planted-sparse-warning.patch | clean | 1 new warning(s) |" out
+	test_grep "0001-printk-add-a-global-without-a-declaration.patch | clean | 1 new warning(s) |" out
 '
 
 test_done

@@ -1,0 +1,235 @@
+#!/usr/bin/env bash
+# t0600-mail.sh - mail/export.sh writes the v1..v4 series, b4-ready
+#
+# Runs the export on the real kernel tree (it needs the topic branches of
+# 'make topics' and b4), with the output in the scratch directory.
+. "$(dirname "$0")/../test-lib.sh"
+
+skip_all() {
+	say "ok 1 # SKIP $*"
+	say "1..1"
+	exit 0
+}
+[ -d "$PRINTK_TREE/.git" ] || skip_all "no kernel tree"
+tgit rev-parse -q --verify refs/heads/topic/zap-locks >/dev/null ||
+	skip_all "no topic branches (run make topics)"
+command -v b4 >/dev/null || skip_all "b4 is not installed"
+
+export OUT=$TRASH/out
+export MAIL_COMMIT_DATE=$(date -u +%Y-%m-%dT00:00:00Z)
+MAIL=$OUT/mail
+BASE_COMMIT=$(tgit rev-parse "$(base_ref)^{commit}")
+CHANGE_ID=$(grep -v '^#' "$TOP/mail/change-id")
+WT=$PRINTK_CACHE/worktrees/mail
+
+# Header $2 of message file $1, unfolded.
+hdr() {
+	awk -v name="$2" '
+		/^$/ { exit }
+		/^[ \t]/ { if (keep) { sub(/^[ \t]+/, " "); value = value $0 }; next }
+		{ if (keep) exit; keep = (tolower($0) ~ "^" tolower(name) ":") }
+		keep { value = substr($0, length(name) + 3) }
+		END { print value }
+	' "$1"
+}
+
+# The messages of revision $1, cover letter first.
+messages() { ls "$MAIL/$1"/*.eml; }
+
+# The subjects each revision must have, cover letter first.
+expected_subjects() {
+	local v=$1 pfx name p1=1 n
+	case $v in
+	v1) pfx="PATCH RFC" name=alt_printk n=5 ;;
+	v2) pfx="PATCH RFC v2" name=alt_printk n=6 ;;
+	*) pfx="PATCH RFC $v" name=printk_safe n=6 ;;
+	esac
+	say "[$pfx 0/$n] printk: use $name to handle printk() recursive calls"
+	{
+		say "printk: use vprintk_func in vprintk()"
+		say "printk: rename nmi.c and exported api"
+		say "printk: introduce per-cpu safe_print seq buffer"
+		case $v in
+		v1) say "printk: use printk_safe buffers"
+		    say "printk: report printk recursion" ;;
+		v2) say "printk: use printk_safe buffers"
+		    say "printk: report printk recursion"
+		    say "printk: remove zap_locks() function" ;;
+		*) say "printk: report lost messages in printk safe/nmi contexts"
+		   say "printk: use printk_safe buffers"
+		   say "printk: remove zap_locks() function" ;;
+		esac
+	} | while IFS= read -r s; do
+		say "[$pfx $p1/$n] $s"
+		p1=$((p1 + 1))
+	done
+}
+
+# Messages written by two runs, with what b4 makes random (the tail of the
+# Message-Ids) and the send time blanked; X-B4-Tracking holds Message-Ids.
+normalized() {
+	sed -E -e 's/^Date: .*/Date: -/' -e 's/(-v[0-9]+-[0-9]+-)[0-9a-f]{12}@/\1-@/g' \
+		-e '/^X-B4-Tracking:/d' "$1"
+}
+
+# Apply the patches of mbox $1 to the base with plumbing, as git am does;
+# the cover letter, which has no diff, is skipped.  Print the tree.
+am_tree() {
+	local dir=$TRASH/am.$$ f
+	rm -rf "$dir" && mkdir "$dir"
+	git mailsplit --mboxrd -o"$dir" "$1" >/dev/null
+	GIT_INDEX_FILE=$dir/index tgit read-tree "$BASE_COMMIT"
+	for f in "$dir"/[0-9]*; do
+		tgit mailinfo "$dir/msg" "$dir/patch" <"$f" >/dev/null
+		grep -q "^diff --git " "$dir/patch" || continue
+		GIT_INDEX_FILE=$dir/index tgit apply --cached "$dir/patch"
+	done
+	GIT_INDEX_FILE=$dir/index tgit write-tree
+}
+
+test_expect_success 'export writes four revisions and reports each' '
+	bash "$TOP/mail/export.sh" >log &&
+	cat log &&
+	test "$(grep -c "^mail: v[1-4]: " log)" = 4 &&
+	test_grep "^mail: v1: 5 patches + cover" log &&
+	test_grep "^mail: v4: 6 patches + cover" log &&
+	test_grep "change-id $CHANGE_ID" log &&
+	for v in v1 v2 v3 v4; do
+		test -s "$MAIL/$v.mbox" && messages $v >/dev/null || return 1
+	done
+'
+
+test_expect_success 'subjects: the seed subjects, numbered, cover letter first' '
+	for v in v1 v2 v3 v4; do
+		expected_subjects $v >expect &&
+		for m in $(messages $v); do hdr "$m" Subject; done >actual &&
+		test_cmp expect actual || return 1
+	done
+'
+
+test_expect_success 'threading: every patch replies to its cover letter' '
+	for v in v1 v2 v3 v4; do
+		cover=$(messages $v | head -n 1) &&
+		id=$(hdr "$cover" Message-Id) &&
+		case $id in "<$(echo "$CHANGE_ID" | sed "s/-[0-9a-f]*$//")-$v-0-"*) ;; *) echo "cover id $id"; return 1 ;; esac &&
+		test -z "$(hdr "$cover" In-Reply-To)" &&
+		for m in $(messages $v | tail -n +2); do
+			test "$(hdr "$m" In-Reply-To)" = "$id" &&
+			test "$(hdr "$m" References)" = "$id" || { echo "$m: not a reply to $id"; return 1; }
+		done || return 1
+	done
+'
+
+test_expect_success 'covers: base-commit, one change-id, changelog with links, range-diff' '
+	for v in v1 v2 v3 v4; do
+		cover=$(messages $v | head -n 1) &&
+		test_grep "^base-commit: $BASE_COMMIT\$" "$cover" &&
+		test_grep "^change-id: $CHANGE_ID\$" "$cover" || return 1
+	done &&
+	! grep -q "^Changes in" "$(messages v1 | head -n 1)" &&
+	cover=$(messages v4 | head -n 1) &&
+	grep "^Changes in v" "$cover" >actual &&
+	printf "Changes in v%s:\n" 4 3 2 >expect &&
+	test_cmp expect actual &&
+	for k in 1 2 3; do
+		id=$(hdr "$(messages v$k | head -n 1)" Message-Id | tr -d "<>") &&
+		test_grep "^- Link to v$k: https://lore.kernel.org/r/$id\$" "$cover" || return 1
+	done &&
+	test_grep "^Range-diff against v3:" "$cover" &&
+	test_grep "^Range-diff against v1:" "$(messages v2 | head -n 1)"
+'
+
+test_expect_success 'To/Cc: get_maintainer.pl on the tree of topic/maintainers' '
+	tgit show topic/maintainers:MAINTAINERS >MAINTAINERS &&
+	. "$TOP/mail/v4/revision.conf" &&
+	patches=$(for t in $rev_topics; do topic_patches "$TOPICS_DIR/$t"; done) &&
+	opts="--mpath $TRASH/MAINTAINERS --nogit --nogit-fallback --nogit-chief-penguins --norolestats" &&
+	(cd "$WT" && perl scripts/get_maintainer.pl $opts --nol $patches) >to &&
+	# Cc: the lists and whoever is not in To already, as b4 does
+	(cd "$WT" && perl scripts/get_maintainer.pl $opts --nom $patches) | grep -vxFf to >cc &&
+	test_grep "^Sergey Senozhatsky <sergey.senozhatsky@gmail.com>\$" to &&
+	test_grep "^Petr Mladek <pmladek@suse.com>\$" to &&
+	test_grep "^linux-kernel@vger.kernel.org\$" cc &&
+	test "$(messages v4 | wc -l)" = 7 &&
+	for m in $(messages v4); do
+		hdr "$m" To | sed "s/, */\n/g" | sed "/^\$/d" >actual &&
+		test_cmp to actual &&
+		hdr "$m" Cc | sed "s/, */\n/g" | sed "/^\$/d" >actual &&
+		test_cmp cc actual || return 1
+	done &&
+	cat "$MAIL"/v[1-4].mbox >all &&
+	test_grep "sergey.senozhatsky@gmail.com" all &&
+	! grep -q "senozhatsky@chromium.org" all
+'
+
+test_expect_success 'each mbox applies onto the base to the tree it came from' '
+	test "$(am_tree "$MAIL/v4.mbox")" = "$(tgit rev-parse topic/zap-locks^{tree})" &&
+	for v in v1 v2 v3; do
+		GIT_INDEX_FILE=$TRASH/index tgit read-tree "$BASE_COMMIT" &&
+		for p in "$TOP/mail/$v"/*.patch; do
+			GIT_INDEX_FILE=$TRASH/index tgit apply --cached "$p" || return 1
+		done &&
+		test "$(am_tree "$MAIL/$v.mbox")" = "$(GIT_INDEX_FILE=$TRASH/index tgit write-tree)" &&
+		test "$(am_tree "$MAIL/$v.mbox")" = "$(tgit rev-parse "mail/$v^{tree}")" || return 1
+	done
+'
+
+test_expect_success 'b4 am takes the cover letter and every patch from each mbox' '
+	for v in v1 v2 v3 v4; do
+		n=$(($(messages $v | wc -l) - 1)) &&
+		rm -rf am && mkdir am &&
+		(cd am && b4 --offline-mode --no-interactive am -m "$MAIL/$v.mbox" -o .) >log 2>&1 &&
+		test_grep "^Total patches: $n\$" log &&
+		ls am/*.cover &&
+		test "$(grep -c "^Subject: \[PATCH" am/*.mbx)" = "$n" || return 1
+	done
+'
+
+test_expect_success 'b4 reads the prep branch back: v4, the change-id, v3 to compare to' '
+	(cd "$WT" && b4 --offline-mode prep --show-info) >info 2>&1 &&
+	test_grep "^revision: 4\$" info &&
+	test_grep "^change-id: $CHANGE_ID\$" info &&
+	test_grep "^base-commit: $BASE_COMMIT\$" info &&
+	(cd "$WT" && b4 --offline-mode prep --compare-to v3) >rd 2>&1 &&
+	test_grep "^6:  [0-9a-f]* ! 6:  [0-9a-f]* printk: remove zap_locks() function" rd
+'
+
+test_expect_success 'v1..v3 differ from v4 as their changelogs say' '
+	for r in v1 v2 v3 v4 v2~1 v3~1 v4~1; do
+		tgit show "mail/$r:kernel/printk/printk_safe.c" >"safe.$r" &&
+		tgit show "mail/$r:kernel/printk/printk.c" >"printk.$r" || return 1
+	done &&
+	# v1: no timestamps kept in the buffers; v2 on: kept
+	! grep -q "ts_nsec" safe.v1 &&
+	test_grep "m->ts_nsec = ts_nsec;" safe.v2 &&
+	# renamed from alt_printk to printk_safe in v3
+	test_grep "^void alt_printk_flush(void)" safe.v2 &&
+	test_grep "^void printk_safe_flush(void)" safe.v3 &&
+	! tgit grep -q -w alt_printk_flush mail/v3 -- . &&
+	# the two !NMI fixes: nmi_print_seq used outside CONFIG_HAVE_NMI
+	test "$(grep -c "^#ifdef CONFIG_HAVE_NMI" safe.v1)" = 1 &&
+	test "$(grep -c "^#ifdef CONFIG_HAVE_NMI" safe.v2)" = 3 &&
+	test "$(grep -c "^#ifdef CONFIG_HAVE_NMI" safe.v3)" = 4 &&
+	# the recursion report: in v2 patch 5, gone with zap_locks() in patch 6
+	test_grep "BUG: recent printk recursion" printk.v2~1 &&
+	! grep -q "recent printk recursion" printk.v2 &&
+	# lost messages: reported from v3 on
+	! grep -q "message_lost" safe.v2 &&
+	test_grep "Lost %d message(s)" safe.v3 &&
+	# v3 patch 5 enters printk_safe for new records only, v4 for all
+	test_grep "^out_safe:" printk.v3~1 &&
+	! grep -q "^out_safe:" printk.v4~1 &&
+	test "$(tgit rev-parse mail/v3^{tree})" = "$(tgit rev-parse mail/v4^{tree})"
+'
+
+test_expect_success 're-running gives the same messages but for Message-Id tails and dates' '
+	mv "$MAIL" first &&
+	bash "$TOP/mail/export.sh" >/dev/null 2>&1 &&
+	for v in v1 v2 v3 v4; do
+		normalized first/$v.mbox >expect &&
+		normalized "$MAIL/$v.mbox" >actual &&
+		test_cmp expect actual || return 1
+	done
+'
+
+test_done
