@@ -136,9 +136,20 @@ cell() {
 	printf '%s%s' "$status" "$lost"
 }
 
+# Kernels $@ in the order of the table: vanilla, the topics in series
+# order, for-next.
+table_order() {
+	local dir k
+	for k in vanilla $(for dir in $(topic_dirs); do load_topic "$dir"; say "$topic_name"; done) for-next; do
+		[[ " $* " == *" $k "* ]] && say "$k"
+	done
+	return 0
+}
+
 # The Markdown table and the list of failures; returns 1 on a failure.
 report() {
-	local kernels=("$@") k s line status detail bad=0 md=$BOOT_OUT/results.md
+	local kernels k s line status detail md=$BOOT_OUT/results.md
+	mapfile -t kernels < <(table_order "$@")
 	{
 		say "# printk_safe boot scenarios"
 		say

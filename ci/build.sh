@@ -6,7 +6,8 @@
 # order comes round again).  The bzImages go to $IMAGES for the boot stage.
 # A build fails on a compiler error and on a compiler warning in
 # kernel/printk that vanilla does not have.  KCONFIG_EXTRA=fragment and
-# IMAGE_TAG=-suffix build variants (ci/bench.sh does).
+# IMAGE_TAG=-suffix build variants (ci/bench.sh does); PLAN="name refs..."
+# lines replace the build plan (mail/export.sh builds the revisions).
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 OBJ=$BUILD_DIR/obj
@@ -50,7 +51,7 @@ main() {
 		# shellcheck disable=SC2086
 		build_one "$name" $refs
 		n=$((n + 1))
-	done < <(build_plan)
+	done < <(if [ -n "${PLAN:-}" ]; then say "$PLAN"; else build_plan; fi)
 	say "build: $n kernels built, images in $IMAGES"
 }
 

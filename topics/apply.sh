@@ -1,12 +1,14 @@
-# apply.sh - turn a topic's patches into commits, without a checkout
+# apply.sh - turn patches into commits, without a checkout
 #
-# Sourced by regen.sh and ci/lint.sh.  Patches are applied with git apply
-# on a private index and committed with commit-tree, so no working tree
-# is touched; the commits are only reachable through what the caller
-# does with the tip build_topic prints.
+# Sourced by regen.sh, ci/lint.sh and mail/export.sh.  Patches are applied
+# with git apply on a private index and committed with commit-tree, so no
+# working tree is touched; the commits are only reachable through what the
+# caller does with the tips printed.  A caller with an EXIT trap of its
+# own removes $APPLY_TMP there.
 APPLY_WHO=${APPLY_WHO:-topics}
-INDEX=$(mktemp "${TMPDIR:-/tmp}/apply-index.XXXXXX")
-trap 'rm -f "$INDEX" "$INDEX.msg" "$INDEX.patch" "$INDEX.err"' EXIT
+APPLY_TMP=$(mktemp -d "${TMPDIR:-/tmp}/apply.XXXXXX")
+INDEX=$APPLY_TMP/index
+trap 'rm -rf "$APPLY_TMP"' EXIT
 
 # Hunk number and header of the hunk of patch $1 for file $2 starting at old line $3.
 hunk_of() {
@@ -30,8 +32,11 @@ describe_conflict() {
 	grep -v '^error: patch failed: ' "$err" | sed 's/^/  /'
 }
 
-# Apply patch $1 on commit $2 (already in $INDEX); print the new commit.
-# Returns 2 when the patch is already in $2, 1 when it does not apply.
+# Apply patch $1 on commit $2 (already in $INDEX); print the new commit,
+# authored at $3 (default: the patch's date) and committed at $4 (default:
+# the author date, so that the same patches give the same commits).
+# Returns 2 when the patch is already in $2, 1 when it does not apply
+# ($INDEX.err says why).
 commit_patch() {
 	local patch=$1 parent=$2 info author email date subject tree
 	if ! GIT_INDEX_FILE=$INDEX tgit apply --cached --check "$patch" 2>"$INDEX.err"; then
@@ -41,14 +46,13 @@ commit_patch() {
 	info=$(tgit mailinfo "$INDEX.msg" "$INDEX.patch" <"$patch")
 	author=$(sed -n 's/^Author: //p' <<<"$info")
 	email=$(sed -n 's/^Email: //p' <<<"$info")
-	date=$(sed -n 's/^Date: //p' <<<"$info")
+	date=${3:-$(sed -n 's/^Date: //p' <<<"$info")}
 	subject=$(sed -n 's/^Subject: //p' <<<"$info")
 	GIT_INDEX_FILE=$INDEX tgit apply --cached "$INDEX.patch"
 	tree=$(GIT_INDEX_FILE=$INDEX tgit write-tree)
-	# Committer date = author date: the same patches give the same commits.
 	{ say "$subject"; say; cat "$INDEX.msg"; } |
 		GIT_AUTHOR_NAME=$author GIT_AUTHOR_EMAIL=$email GIT_AUTHOR_DATE=$date \
-		GIT_COMMITTER_DATE=$date tgit commit-tree "$tree" -p "$parent"
+		GIT_COMMITTER_DATE=${4:-$date} tgit commit-tree "$tree" -p "$parent"
 }
 
 # Build topic in $1 on commit $2; print its new tip.
