@@ -86,7 +86,7 @@ bench_flood() {
 
 # Seconds from QEMU start to the first KTAP line, best of three.
 boot_to_ktap() {
-	local i start log=$BENCH_OUT/ktap.log best=
+	local i start t log=$BENCH_OUT/ktap.log best=
 	for i in 1 2 3; do
 		: >"$log"
 		start=$(date +%s.%N)
@@ -94,7 +94,8 @@ boot_to_ktap() {
 			-monitor none -no-reboot -serial "file:$log" \
 			-kernel "$IMAGES/for-next.bzImage" -initrd "$INITRAMFS" \
 			-append "console=ttyS0 panic=-1 pstest.only=planted_hang" &
-		until grep -q 'KTAP version 1' "$log"; do sleep 0.05; done
+		timeout "$BOOT_TIMEOUT" sh -c "until grep -q 'KTAP version 1' '$log'; do sleep 0.05; done" ||
+			die "no KTAP line in $log"
 		t=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.2f", e - s }')
 		kill $! && wait $! 2>/dev/null || true
 		[ -n "$best" ] && awk -v a="$best" -v b="$t" 'BEGIN { exit !(a <= b) }' || best=$t
