@@ -45,6 +45,7 @@ static int nr_records;
 static int kmsg_in = -1, kmsg_out = -1;
 static int ncpus;
 static const char *scenario;	/* the one running */
+static const char *flood;	/* records of a flood: not kept, may be overwritten */
 static char reasons[2048];	/* why it failed */
 
 static void out(const char *fmt, ...)
@@ -117,6 +118,8 @@ static void parse_record(char *buf)
 	nl = strchr(text, '\n');
 	if (nl)
 		*nl = '\0';
+	if (flood && strstr(text, flood))
+		return;
 	if (sscanf(buf, "%u,%llu,%llu", &prio, &r->seq, &r->ts) != 3)
 		return;
 	r->facility = prio >> 3;
@@ -136,7 +139,8 @@ static int read_records(void)
 	for (;;) {
 		len = read(kmsg_in, buf, sizeof(buf) - 1);
 		if (len < 0 && errno == EPIPE) {
-			fail("records overwritten before they were read");
+			if (!flood)
+				fail("records overwritten before they were read");
 			continue;
 		}
 		if (len <= 0)
@@ -396,7 +400,10 @@ static void check_bench(void)
 	char context[16];
 	int at, n = 0;
 
+	/* 3 x 10^5 records: more than the ringbuffer holds, by design. */
+	flood = TAG "bench line ";
 	run_kernel("bench");
+	flood = NULL;
 	for (at = 0; (at = find(TAG "bench ", at)) >= 0; at++) {
 		if (sscanf(strstr(records[at].text, "bench "),
 			   "bench %15s calls %u call_ns %llu total_ns %llu",
