@@ -141,9 +141,12 @@ configure() {
 	"$WT/scripts/kconfig/merge_config.sh" -m -O "$OBJ" "$OBJ/.config" \
 		"${fragments[@]}" >/dev/null
 	kmake -s olddefconfig >/dev/null
-	missing=$(cat "${fragments[@]}" | grep '^CONFIG_' | grep -vxFf "$OBJ/.config" || true)
+	# A later fragment overrides an earlier one, as in merge_config.sh.
+	missing=$(cat "${fragments[@]}" | grep '^CONFIG_' |
+		awk -F= '{ last[$1] = $0 } END { for (o in last) print last[o] }' |
+		grep -vxFf "$OBJ/.config" || true)
 	[ "${1:-}" != strict ] || [ -z "$missing" ] ||
-		die "config options of ci/kernel.config not in the final .config (missing dependency?):
+		die "config options of ${fragments[*]#"$TOP/"} not in the final .config (missing dependency?):
 $missing"
 	if [ -f "$OBJ/.config.prev" ] && cmp -s "$OBJ/.config" "$OBJ/.config.prev"; then
 		mv "$OBJ/.config.prev" "$OBJ/.config"
