@@ -9,11 +9,13 @@
 #    CPU and context, on vanilla and on the series built with each buffer
 #    shift of SHIFTS.
 # 3. Pipeline: stage times of the last cold `make ci` (BENCH_COLD=1 runs
-#    one in a scratch cache) and of a warm run with one topic edited, and
-#    the time from QEMU start to the first KTAP line.
+#    one in the scratch cache $COLD_CACHE; a CI run with PRINTK_CACHE
+#    there counts too) and of a warm run with one topic edited, and the
+#    time from QEMU start to the first KTAP line.
 . "$(dirname "${BASH_SOURCE[0]}")/boot.sh"
 
 BENCH_OUT=$OUT/bench
+COLD_CACHE=$BENCH_OUT/cold
 BENCH_ROUNDS=${BENCH_ROUNDS:-5}
 FLOOD_LINES=${FLOOD_LINES:-500}
 SHIFTS=${SHIFTS:-12 13 16}
@@ -151,14 +153,19 @@ warm_edited() {
 	make -C "$TOP" --no-print-directory topics build >&2
 }
 
+# A cold `make ci` in a scratch cache: nothing of this one (tree, ccache)
+# is inherited, as on a new machine.
+cold_run() {
+	rm -rf "$COLD_CACHE"
+	tgit worktree prune
+	env -u PRINTK_TREE -u CCACHE_DIR PRINTK_CACHE="$COLD_CACHE" \
+		make -C "$TOP" --no-print-directory ci >&2
+}
+
 bench_pipeline() {
-	local cold=$OUT/pipeline-times.cold stage c w
-	if [ -n "${BENCH_COLD:-}" ]; then
-		rm -rf "$BENCH_OUT/cold"
-		PRINTK_CACHE=$BENCH_OUT/cold OUT=$BENCH_OUT/cold/out \
-			make -C "$TOP" --no-print-directory ci >&2
-		cold=$BENCH_OUT/cold/out/pipeline-times.cold
-	fi
+	local cold=$COLD_CACHE/out/pipeline-times.cold stage c w
+	[ -z "${BENCH_COLD:-}" ] || cold_run
+	[ -f "$cold" ] || cold=$OUT/pipeline-times.cold
 	warm_edited
 	say "## Pipeline, seconds of wall time on this machine"
 	say
