@@ -147,9 +147,14 @@ warm_edited() {
 	for stage in $STAGES; do
 		start=$(date +%s)
 		TOPICS_DIR=$scratch make -C "$TOP" --no-print-directory "$stage" >&2 ||
-			die "warm run: stage $stage failed"
+			{ restore_topics; die "warm run: stage $stage failed"; }
 		say "$stage $(($(date +%s) - start))" >>"$BENCH_OUT/warm-edited"
 	done
+	restore_topics
+}
+
+# The branches and builds of the real topics/, after the edited copy's.
+restore_topics() {
 	make -C "$TOP" --no-print-directory topics build >&2
 }
 
