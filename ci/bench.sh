@@ -118,12 +118,8 @@ bench_flood() {
 boot_to_ktap() {
 	local i start t log=$BENCH_OUT/ktap.log best=
 	for i in 1 2 3; do
-		: >"$log"
 		start=$(date +%s.%N)
-		qemu-system-x86_64 -accel "$ACCEL" -smp 4 -m 256 -display none \
-			-monitor none -no-reboot -serial "file:$log" \
-			-kernel "$IMAGES/for-next.bzImage" -initrd "$INITRAMFS" \
-			-append "console=ttyS0 panic=-1 pstest.only=planted_hang" &
+		qemu_start "$IMAGES/for-next.bzImage" "$log" pstest.only=planted_hang
 		timeout "$BOOT_TIMEOUT" sh -c "until grep -q 'KTAP version 1' '$log'; do sleep 0.05; done" ||
 			die "no KTAP line in $log"
 		t=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.2f", e - s }')

@@ -32,15 +32,21 @@ make_initramfs() {
 	"$dir/gen_init_cpio" "$dir/list" >"$INITRAMFS"
 }
 
+# Start QEMU in the background ($! is its pid): kernel $1, extra command
+# line $3, console to $2.
+qemu_start() {
+	: >"$2"
+	qemu-system-x86_64 -accel "$ACCEL" -smp 4 -m 256 -display none \
+		-monitor none -no-reboot -serial "file:$2" \
+		-kernel "$1" -initrd "$INITRAMFS" \
+		-append "console=ttyS0 panic=-1 log_buf_len=4M printk.devkmsg=on $3" \
+		>/dev/null 2>&1 &
+}
+
 # Boot $1 with extra command line $3, console to $2; prints done or hang.
 qemu_boot() {
-	local image=$1 log=$2 append=$3 pid size last=-1 still=0 waited=0
-	: >"$log"
-	qemu-system-x86_64 -accel "$ACCEL" -smp 4 -m 256 -display none \
-		-monitor none -no-reboot -serial "file:$log" \
-		-kernel "$image" -initrd "$INITRAMFS" \
-		-append "console=ttyS0 panic=-1 log_buf_len=4M printk.devkmsg=on $append" \
-		>/dev/null 2>&1 &
+	local log=$2 pid size last=-1 still=0 waited=0
+	qemu_start "$1" "$log" "$3"
 	pid=$!
 	while kill -0 "$pid" 2>/dev/null; do
 		sleep 1
