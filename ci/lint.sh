@@ -71,15 +71,16 @@ normalized() {
 # Sparse warnings and coccinelle reports at commit $1, into $2.sparse and
 # $2.cocci; $3... are the files (from topic_files) to check.
 lint_state() {
-	local commit=$1 out=$2 files=() f rule
+	local commit=$1 out=$2 files=() f rule targets
 	shift 2
 	git -C "$WT" checkout -q -f --detach "$commit"
 	configure
+	targets=$(sparse_targets "$@")
 	# Compile first, so that C=2 prints sparse's output only.
-	# shellcheck disable=SC2046
-	kmake -s $(sparse_targets "$@") >/dev/null 2>&1 || true
-	# shellcheck disable=SC2046
-	kmake -s C=2 $(sparse_targets "$@") >"$out.sparse.log" 2>&1 || true
+	# shellcheck disable=SC2086
+	kmake -s $targets >/dev/null 2>&1 || true
+	# shellcheck disable=SC2086
+	kmake -s C=2 $targets >"$out.sparse.log" 2>&1 || true
 	grep -E ': (warning|error):' "$out.sparse.log" >"$out.sparse.raw" || true
 	normalized "$out.sparse.raw" >"$out.sparse"
 
