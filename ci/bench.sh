@@ -131,14 +131,15 @@ boot_to_ktap() {
 
 # Stage times (file of "stage seconds" lines) of a warm run with one topic
 # edited: a comment in a patch of the last series topic, in a scratch
-# copy of topics/.  The real topics are regenerated and rebuilt afterwards.
+# copy of topics/, different in each run so that no stage has its results
+# cached.  The real topics are regenerated and rebuilt afterwards.
 warm_edited() {
 	local scratch=$BENCH_OUT/topics stage start patch
 	rm -rf "$scratch"
 	cp -r "$TOPICS_DIR" "$scratch"
 	patch=$(ls "$scratch"/06-*/*.patch | head -n 1)
-	sed -i '0,/^+ \* What is left of zap_locks()/s//& (edited)/' "$patch"
-	grep -q '(edited)' "$patch" || die "cannot edit $patch for the warm run"
+	sed -i "0,/^+ \\* What is left of zap_locks()/s//& (edited $(date +%s))/" "$patch"
+	grep -q '(edited [0-9]*)' "$patch" || die "cannot edit $patch for the warm run"
 	: >"$BENCH_OUT/warm-edited"
 	for stage in $STAGES; do
 		start=$(date +%s)

@@ -7,10 +7,13 @@
 # boot of its own.  ci/ktap.awk reads the console logs.  A scenario must
 # pass on a kernel unless the topic that fixes it (topic_fixes in
 # topic.conf) is not in that kernel; the others are shown, not judged.
+# An image booted before with the same harness is not booted again (see
+# boot_kernel; FORCE=1 boots all).
 # The table goes to $OUT/boot/results.md.
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 BOOT_OUT=$OUT/boot
+CACHE=$BOOT_OUT/by-key
 ACCEL=${ACCEL:-tcg}		# ACCEL=kvm where KVM works
 HANG_SECS=${HANG_SECS:-15}	# silence on the console that means a hang
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-300}
@@ -152,6 +155,17 @@ table_order() {
 	return 0
 }
 
+# Result lines of kernel $1 that count: scenarios that must pass and did
+# not.
+counted_failures() {
+	local s line
+	for s in $(scenario_names main) $(scenario_names own); do
+		line=$(grep -m1 "^$s " "$BOOT_OUT/$1.results" || say "$s missing")
+		[[ "$line" == "$s pass"* ]] && continue
+		! must_pass "$1" "$s" || say "$line"
+	done
+}
+
 # The Markdown table and the list of failures; returns 1 on a failure.
 report() {
 	local kernels k s line status detail md=$BOOT_OUT/results.md
@@ -183,10 +197,7 @@ report() {
 		say "## Failures that count"
 		say
 		for k in "${kernels[@]}"; do
-			for s in $(scenario_names main) $(scenario_names own); do
-				line=$(grep -m1 "^$s " "$BOOT_OUT/$k.results" || say "$s missing")
-				[[ "$line" == "$s pass"* ]] && continue
-				must_pass "$k" "$s" || continue
+			counted_failures "$k" | while read -r line; do
 				say "- $k: $line"
 				[[ "$line" =~ \ hang\ .*\[(.*)\]$ ]] || continue
 				say
@@ -200,17 +211,37 @@ report() {
 	! grep -q '^- ' "$md"
 }
 
+# Boot kernel $1, unless the same image already passed these scenarios
+# with this harness: then its results come from $CACHE.  Results with a
+# failure that counts are not kept, so that the next run boots again.
+boot_kernel() {
+	local name=$1 start=$SECONDS key how=booted
+	key=$CACHE/$(key_of "$(sha1sum <"$IMAGES/$name.bzImage")" "$HARNESS")
+	if cached "$key.results"; then
+		cp "$key.results" "$BOOT_OUT/$name.results"
+		touch "$key.results"
+		how="up to date"
+	else
+		run_kernel "$name"
+		[ -n "$(counted_failures "$name")" ] || cp "$BOOT_OUT/$name.results" "$key.results"
+	fi
+	say "boot: $name: $how, $(grep -c ' pass' "$BOOT_OUT/$name.results") passed, $(grep -vc ' pass' "$BOOT_OUT/$name.results") not, $((SECONDS - start))s"
+}
+
 main() {
-	local name refs kernels=() start
+	local name refs kernels=()
 	need_tree
 	mkdir -p "$BOOT_OUT"
+	prune_cache "$CACHE"
+	# Everything a boot's results depend on besides the image.
+	HARNESS=$(cat "$TOP"/ci/{boot.sh,ktap.awk,scenarios,guest/init.c}
+		qemu-system-x86_64 --version
+		say "$ACCEL $HANG_SECS $BOOT_TIMEOUT")
 	make_initramfs
 	load_fixes
 	while read -r name refs; do
 		[ -f "$IMAGES/$name.bzImage" ] || die "no image for $name: run 'make build' first"
-		start=$(date +%s)
-		run_kernel "$name"
-		say "boot: $name: $(grep -c ' pass' "$BOOT_OUT/$name.results") passed, $(grep -vc ' pass' "$BOOT_OUT/$name.results") not, $(($(date +%s) - start))s"
+		boot_kernel "$name"
 		kernels+=("$name")
 	done < <(build_plan)
 	report "${kernels[@]}" || die "boot: scenarios failed where they must pass (see above, logs in $BOOT_OUT)"

@@ -120,21 +120,48 @@ stage_worktree() {
 	say "$wt"
 }
 
-# make in worktree $WT with output in $OBJ (both set by the caller).
+# Result caching: a stage keeps what it found for a state under a key of
+# everything that state's result depends on (tree, config, the code that
+# produced it), and skips the work when the key comes round again, as
+# ccache does for one file.  FORCE=1 redoes everything.
+key_of() { say "$*" | sha1sum | cut -c1-20; }
+cached() { [ -z "${FORCE:-}" ] && [ -e "$1" ]; }
+
+# Entries of cache directory $1 not used for two weeks go.
+prune_cache() {
+	mkdir -p "$1"
+	find "$1" -type f -mtime +14 -delete
+}
+
+# make in worktree $WT with output in $OBJ (both set by the caller).  The
+# build is reproducible: the same tree and config give the same bzImage.
 JOBS=${JOBS:-$(($(nproc) + 1))}
 export CCACHE_DIR=${CCACHE_DIR:-$PRINTK_CACHE/ccache}
 kmake() {
 	make -C "$WT" O="$OBJ" -j"$JOBS" CC="ccache gcc" \
 		KBUILD_BUILD_TIMESTAMP="printk-tree" KBUILD_BUILD_USER=printk \
-		KBUILD_BUILD_HOST=printk-tree "$@"
+		KBUILD_BUILD_HOST=printk-tree KBUILD_BUILD_VERSION=1 "$@"
 }
 
-# tinyconfig + ci/kernel.config (+ the fragment $KCONFIG_EXTRA names) in
-# $OBJ.  With "strict", every option of the fragments must be in the
-# result.  The old .config (and its mtime) is kept when nothing changed,
-# so that an unchanged config rebuilds nothing.
+# The config fragments on top of tinyconfig, later ones win:
+# ci/kernel.config and the one $KCONFIG_EXTRA names.
+config_fragments() { printf '%s\n' "$TOP/ci/kernel.config" ${KCONFIG_EXTRA:+"$KCONFIG_EXTRA"}; }
+
+# What a build in $OBJ depends on besides the tree: the fragments and how
+# they are applied and built.
+build_inputs() {
+	local fragments
+	mapfile -t fragments < <(config_fragments)
+	cat "${fragments[@]}"
+	declare -f kmake config_fragments configure
+}
+
+# tinyconfig + config_fragments in $OBJ.  With "strict", every option of
+# the fragments must be in the result.  The old .config (and its mtime) is
+# kept when nothing changed, so that an unchanged config rebuilds nothing.
 configure() {
-	local missing fragments=("$TOP/ci/kernel.config" ${KCONFIG_EXTRA:+"$KCONFIG_EXTRA"})
+	local missing fragments
+	mapfile -t fragments < <(config_fragments)
 	mkdir -p "$OBJ"
 	[ ! -f "$OBJ/.config" ] || cp -p "$OBJ/.config" "$OBJ/.config.prev"
 	kmake -s tinyconfig >/dev/null

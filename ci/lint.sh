@@ -9,12 +9,14 @@
 # topic adds are listed.  Warnings are compared without line numbers.
 # The tree-wide pr_cont.cocci candidate count of the base is printed too.
 # The topics are applied from topics/ (TOPICS_DIR), not taken from the
-# branches, so any topics directory can be linted.
+# branches, so any topics directory can be linted.  Findings are kept per
+# tree and per patch text in $OUT/lint/by-key (FORCE=1 redoes them).
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 APPLY_WHO=lint
 . "$TOP/topics/apply.sh"
 
 LINT_OUT=$OUT/lint
+CACHE=$LINT_OUT/by-key
 OBJ=$BUILD_DIR/sparse
 
 ignored_types() {
@@ -22,14 +24,23 @@ ignored_types() {
 		"$TOP/ci/checkpatch.exceptions" | paste -sd, -
 }
 
-# checkpatch on patch $1 of topic $2; prints the table cell.
+# checkpatch on patch $1 of topic $2; prints the table cell.  The output
+# for the same patch text with the same checks is reused (it is kept with
+# the patch's path as @PATCH@).
 checkpatch_cell() {
-	local patch=$1 out=$LINT_OUT/$(basename "$1").checkpatch errors warnings
-	# Debian's python3 has python3-ply for checkpatch's SPDX check;
-	# another python3 earlier in PATH may not.
-	(cd "$WT" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict \
-		--no-summary --terse --ignore "$(ignored_types "$2")" "$patch") \
-		>"$out" 2>&1 || true
+	local patch=$1 out=$LINT_OUT/$(basename "$1").checkpatch errors warnings key
+	key=$CACHE/$(key_of "$(cat "$patch")" "$(ignored_types "$2")" \
+		"$(tgit rev-parse "$BASE_COMMIT:scripts")" "$(declare -f checkpatch_cell)").checkpatch
+	if ! cached "$key"; then
+		# Debian's python3 has python3-ply for checkpatch's SPDX check;
+		# another python3 earlier in PATH may not.
+		(cd "$WT" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict \
+			--no-summary --terse --ignore "$(ignored_types "$2")" "$patch") 2>&1 |
+			sed "s|$patch|@PATCH@|g" >"$key.tmp" || true
+		mv "$key.tmp" "$key"
+	fi
+	sed "s|@PATCH@|$patch|g" "$key" >"$out"
+	touch "$key"
 	errors=$(grep -c ': ERROR: ' "$out" || true)
 	warnings=$(grep -c -E ': (WARNING|CHECK): ' "$out" || true)
 	if [ "$errors" -gt 0 ]; then
@@ -69,10 +80,20 @@ normalized() {
 }
 
 # Sparse warnings and coccinelle reports at commit $1, into $2.sparse and
-# $2.cocci; $3... are the files (from topic_files) to check.
+# $2.cocci; $3... are the files (from topic_files) to check.  The
+# findings of a tree checked before with the same files and rules are
+# reused.
 lint_state() {
-	local commit=$1 out=$2 files=() f rule targets
+	local commit=$1 out=$2 files=() f rule targets key
 	shift 2
+	key=$CACHE/$(key_of "$(tgit rev-parse "$commit^{tree}")" "$*" "$(build_inputs)" \
+		"$(cat "$TOP"/cocci/*.cocci)" "$(declare -f lint_state sparse_targets normalized)")
+	if cached "$key.cocci"; then
+		cp "$key.sparse" "$out.sparse"
+		cp "$key.cocci" "$out.cocci"
+		touch "$key".*
+		return
+	fi
 	git -C "$WT" checkout -q -f --detach "$commit"
 	configure
 	targets=$(sparse_targets "$@")
@@ -92,15 +113,21 @@ lint_state() {
 			--sp-file "$rule" "${files[@]}" 2>/dev/null || true
 	done >"$out.cocci.raw"
 	normalized "$out.cocci.raw" >"$out.cocci"
+	cp "$out.sparse" "$key.sparse"
+	cp "$out.cocci" "$key.tmp"
+	mv "$key.tmp" "$key.cocci"
 }
 
-# pr_cont.cocci's candidates in the whole base tree (the worktree is at
-# the base), counted once per base and rule.
+# pr_cont.cocci's candidates in the whole tree at commit $1, counted once
+# per base and rule.
 candidates() {
 	local key cache
 	key=$(cat "$TOP/cocci/pr_cont.cocci" <(tgit rev-parse "$1") | sha1sum | cut -c1-12)
 	cache=$LINT_OUT/candidates.$key
-	[ -s "$cache" ] || bash "$TOP/cocci/count-candidates.sh" "$WT" >"$cache"
+	if [ ! -s "$cache" ]; then
+		git -C "$WT" checkout -q -f --detach "$1"
+		bash "$TOP/cocci/count-candidates.sh" "$WT" >"$cache"
+	fi
 	sed -n 's/^\(rule .*\)$/lint: tree-wide pr_cont.cocci \1/p' "$cache"
 }
 
@@ -114,20 +141,21 @@ count_cell() {
 }
 
 main() {
-	local base base_commit dir tip parent patch files sparse cocci cp n=0 failed=0
+	local base dir tip parent patch files sparse cocci cp n=0 failed=0
 	local -A tips
 	local table=$LINT_OUT/table.md
 	need_tree
 	base=$(base_ref)
-	base_commit=$(tgit rev-parse "$base^{commit}")
+	BASE_COMMIT=$(tgit rev-parse "$base^{commit}")
 	mkdir -p "$LINT_OUT"
+	prune_cache "$CACHE"
 	WT=$(stage_worktree lint)
 
 	files=$(for dir in $(topic_dirs); do touched_files "$dir"; done | sort -u)
 	# shellcheck disable=SC2086
-	lint_state "$base_commit" "$LINT_OUT/base" $files
+	lint_state "$BASE_COMMIT" "$LINT_OUT/base" $files
 	say "lint: $base: $(wc -l <"$LINT_OUT/base.sparse") sparse warning(s), $(wc -l <"$LINT_OUT/base.cocci") coccinelle report(s) in the checked files"
-	candidates "$base_commit"
+	candidates "$BASE_COMMIT"
 
 	{
 		say "| patch | checkpatch | sparse | coccinelle |"
@@ -135,7 +163,7 @@ main() {
 	} >"$table"
 	for dir in $(topic_dirs); do
 		load_topic "$dir"
-		parent=$base_commit
+		parent=$BASE_COMMIT
 		[ -z "$topic_depends" ] || parent=${tips[$topic_depends]}
 		tip=$(build_topic "$dir" "$parent") || exit 1
 		tips[$topic_name]=$tip

@@ -16,6 +16,10 @@
 #   5. a sent/printk-safe-vN tag records the revision, as a real b4 send
 #      would, so that the next revision has its range-diff and link.
 #
+# A revision whose inputs, and those of the revisions before it, are as at
+# its last export, with its messages and refs still there, is skipped
+# (FORCE=1 exports all).
+#
 # Then every revision is built (ci/build.sh), as every topic is, unless
 # MAIL_NO_BUILD is set (the mail tests, which check the messages only).
 #
@@ -292,12 +296,33 @@ tag_sent() {
 		tgit tag -f -a -F "$WORK/tag" "sent/$SERIES-$v" "refs/heads/mail/$v" >/dev/null
 }
 
+# The refs export_revision leaves for revision $1: its branch, and its
+# sent tag or, for the last revision, the b4 prep branch.
+revision_refs() {
+	local ref=refs/tags/sent/$SERIES-$1
+	[ "$1" != "${REVISIONS##* }" ] || ref=refs/heads/$PREP_BRANCH
+	tgit rev-parse -q --verify "refs/heads/mail/$1" || say none
+	tgit rev-parse -q --verify "$ref" || say none
+}
+
+# Export revision $1, unless its inputs and the revisions before it are
+# as at the last export and its messages and refs are still there.
+# REV_KEY is the key of everything up to the revision last exported.
 export_revision() {
-	local v=$1 n=${1#v} list patches tip m
+	local v=$1 n=${1#v} list patches tip m stamp=$MAIL_OUT/$1.done
 	load_revision "$v"
 	list=$(revision_patches "$v")
 	mapfile -t patches <<<"$list"
 	[ -n "$list" ] || die "mail/$v: no patches"
+	REV_KEY=$(key_of "$REV_KEY" "$(cat "${patches[@]}" "$MAIL_DIR/$v"/* "$MAIL_DIR/cover" \
+		"${BASH_SOURCE[0]}" "$WORK/MAINTAINERS")" "$CHANGE_ID $COMMIT_DATE $BASE_COMMIT" \
+		"$(b4 --version)")
+	if cached "$stamp" && [ "$(cat "$stamp")" = "$REV_KEY $(revision_refs "$v")" ] &&
+		[ -s "$MAIL_OUT/$v.mbox" ]; then
+		say "mail: $v: up to date -> $MAIL_OUT/$v.mbox"
+		return
+	fi
+	rm -f "$stamp"
 	tip=$(commit_patches "$BASE_COMMIT" "${patches[@]}")
 	tgit update-ref "refs/heads/mail/$v" "$tip"
 	m=${#patches[@]}
@@ -306,6 +331,7 @@ export_revision() {
 	send_revision "$v"
 	verify_revision "$v" "$m"
 	[ "$v" = v4 ] || tag_sent "$v"
+	say "$REV_KEY $(revision_refs "$v")" >"$stamp"
 	say "mail: $v: $m patches + cover, To $(wc -l <"$WORK/to") Cc $(wc -l <"$WORK/cc"), git am = mail/$v, b4 am ok -> $MAIL_OUT/$v.mbox"
 }
 
@@ -326,6 +352,7 @@ main() {
 	[ -z "$(wgit status --porcelain --untracked-files=no)" ] ||
 		die "$WT has uncommitted changes"
 	mkdir -p "$MAIL_OUT"
+	REV_KEY=
 	# The MAINTAINERS of v4 serves every revision; v4 is built first for it.
 	load_revision v4
 	list=$(revision_patches v4)

@@ -45,6 +45,14 @@ test_expect_success 'a planted checkpatch error fails lint, naming the patch' '
 	test_grep "lint: 1 of 1 patch(es) failed" out
 '
 
+test_expect_success 'from the cache, the same patch elsewhere fails the same way' '
+	cp -r error moved &&
+	test_must_fail lint moved >out 2>&1 &&
+	test_grep "error: 0001-printk-planted-checkpatch-error.patch: checkpatch 1 error(s)" out &&
+	test_grep "^$TRASH/moved/01-error/0001-printk-planted-checkpatch-error.patch:[0-9]*: ERROR: trailing whitespace" \
+		stage/lint/0001-printk-planted-checkpatch-error.patch.checkpatch
+'
+
 test_expect_success 'a planted sparse warning fails lint, naming the warning' '
 	kernel_patch sparse/01-sparse "printk: add a global without a declaration" \
 		"s|^static DEFINE_PER_CPU(int, printk_context);|&\n\nint printk_planted;|" &&

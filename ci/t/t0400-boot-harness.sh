@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# t0400-boot-harness.sh - the boot harness reports failures, hangs and splats
+# t0400-boot-harness.sh - the boot harness reports failures, hangs and
+# splats, and boots an image again only when it or the harness changed
 . "$(dirname "$0")/../test-lib.sh"
 OUT=$TRASH/stage
 . "$TOP/ci/boot.sh"
@@ -63,6 +64,47 @@ test_expect_success 'a panic passes only with every NMI line printed once' '
 	console_log "[    1.1][    T1] # pstest: start 1 panic" "$(grep -v "line 7$" <<<"$lines")" \
 		"[    2.1][    C1] Kernel panic - not syncing: printk_safe_test: panic in NMI" >log &&
 	results log >out && test_grep "^panic fail NMI lines not printed once each: 7(x0)" out
+'
+
+# boot_kernel with a stand-in for QEMU: run_kernel notes each boot in
+# "boots" and passes every scenario but $FAIL.
+fake_boots() {
+	IMAGES=$TRASH/images
+	mkdir -p "$IMAGES" "$BOOT_OUT" "$CACHE"
+	: >boots
+	run_kernel() {
+		local s
+		say "$1" >>boots
+		for s in $(scenario_names main) $(scenario_names own); do
+			if [ "$s" = "${FAIL:-}" ]; then say "$s fail planted"; else say "$s pass"; fi
+		done >"$BOOT_OUT/$1.results"
+	}
+}
+
+test_expect_success 'an image booted before with the same harness is not booted again' '
+	fake_boots && HARNESS=one &&
+	say image1 >"$IMAGES/k.bzImage" &&
+	boot_kernel k >out && test_grep "^boot: k: booted, .* 0 not" out &&
+	boot_kernel k >out && test_grep "^boot: k: up to date, .* 0 not" out &&
+	test "$(wc -l <boots)" = 1 &&
+	say image2 >"$IMAGES/k.bzImage" &&
+	boot_kernel k >out && test_grep "^boot: k: booted" out &&
+	HARNESS=two boot_kernel k >out && test_grep "^boot: k: booted" out &&
+	FORCE=1 boot_kernel k >out && test_grep "^boot: k: booted" out &&
+	test "$(wc -l <boots)" = 4
+'
+
+test_expect_success 'results with a failure that counts are booted again' '
+	fake_boots && HARNESS=one &&
+	say image3 >"$IMAGES/k.bzImage" &&
+	FAIL=recursion boot_kernel k >out && test_grep "^boot: k: booted, .* 1 not" out &&
+	FAIL=recursion boot_kernel k >out && test_grep "^boot: k: booted, .* 1 not" out &&
+	# not fixed in vanilla: shown, not counted, so kept
+	FIXED_BY[recursion]=use-safe-buffers &&
+	say image4 >"$IMAGES/vanilla.bzImage" &&
+	FAIL=recursion boot_kernel vanilla >out &&
+	FAIL=recursion boot_kernel vanilla >out && test_grep "^boot: vanilla: up to date, .* 1 not" out &&
+	test "$(wc -l <boots)" = 3
 '
 
 image=$IMAGES/vanilla.bzImage
