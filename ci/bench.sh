@@ -106,8 +106,10 @@ bench_flood() {
 	flood_of "$IMAGES/vanilla.bzImage" "$BENCH_OUT/vanilla.flood.log" | flood_row vanilla none
 	for shift in $SHIFTS; do
 		say "CONFIG_PRINTK_SAFE_LOG_BUF_SHIFT=$shift" >"$extra"
-		KCONFIG_EXTRA=$extra IMAGE_TAG=-shift$shift BUILDS=for-next \
-			bash "$TOP/ci/build.sh" >&2
+		# In an O= directory of their own, so that the warm run below
+		# finds the stages' one as make ci left it.
+		BUILD_DIR=$BENCH_OUT/build KCONFIG_EXTRA=$extra IMAGE_TAG=-shift$shift \
+			BUILDS=for-next bash "$TOP/ci/build.sh" >&2
 		flood_of "$IMAGES/for-next-shift$shift.bzImage" "$BENCH_OUT/shift$shift.flood.log" |
 			flood_row series "$((1 << shift >> 10)) KiB (shift $shift)"
 	done
@@ -129,17 +131,37 @@ boot_to_ktap() {
 	say "$best"
 }
 
+# Patch file $1 with line $3 added after its first line $2, and the hunk
+# holding it one line longer.
+add_patch_line() {
+	local file=$1 n h
+	n=$(grep -n -m 1 -x -F -e "$2" "$file" | cut -d: -f1)
+	[ -n "$n" ] || return 1
+	h=$(head -n "$n" "$file" | grep -n '^@@ ' | tail -n 1 | cut -d: -f1)
+	awk -v n="$n" -v h="$h" -v line="$3" '
+		NR == h && match($0, /\+[0-9]+,[0-9]+/) {
+			split(substr($0, RSTART + 1, RLENGTH - 1), a, ",")
+			$0 = substr($0, 1, RSTART) a[1] "," a[2] + 1 substr($0, RSTART + RLENGTH)
+		}
+		{ print }
+		NR == n { print line }' "$file" >"$file.new"
+	mv "$file.new" "$file"
+}
+
 # Stage times (file of "stage seconds" lines) of a warm run with one topic
-# edited: a comment in a patch of the last series topic, in a scratch
-# copy of topics/, different in each run so that no stage has its results
-# cached.  The real topics are regenerated and rebuilt afterwards.
+# edited, in a scratch copy of topics/: a line of code added to the last
+# series topic.  It puts a string, new in each run, into the image and
+# changes nothing else, so that no stage has a result for it yet and
+# every kernel holding the topic is built and booted.  The real topics are
+# regenerated and rebuilt afterwards.
 warm_edited() {
 	local scratch=$BENCH_OUT/topics stage start patch
 	rm -rf "$scratch"
 	cp -r "$TOPICS_DIR" "$scratch"
 	patch=$(ls "$scratch"/06-*/*.patch | head -n 1)
-	sed -i "0,/^+ \\* What is left of zap_locks()/s//& (edited $(date +%s))/" "$patch"
-	grep -q '(edited [0-9]*)' "$patch" || die "cannot edit $patch for the warm run"
+	add_patch_line "$patch" $'+\t\tdebug_locks_off();' \
+		$'+\t\tbarrier_data("warm edit '"$(date +%s)"'");' ||
+		die "cannot edit $patch for the warm run"
 	: >"$BENCH_OUT/warm-edited"
 	for stage in $STAGES; do
 		start=$(date +%s)
