@@ -32,6 +32,19 @@ test_done() {
 	[ "$test_failures" = 0 ]
 }
 
+# commit_file BASE FILE GIT-COMMIT-TREE-ARGS...: a commit on BASE with
+# FILE's content from stdin, made with plumbing on a private index (the
+# kernel tree's checkout is not touched); prints the commit.
+commit_file() {
+	local base=$1 file=$2 blob tree
+	shift 2
+	blob=$(tgit hash-object -w --stdin)
+	GIT_INDEX_FILE=$TRASH/index tgit read-tree "$base"
+	GIT_INDEX_FILE=$TRASH/index tgit update-index --cacheinfo "100644,$blob,$file"
+	tree=$(GIT_INDEX_FILE=$TRASH/index tgit write-tree)
+	tgit commit-tree "$tree" -p "$base" "$@"
+}
+
 # Assertions that say what they expected when they fail.
 test_cmp() { diff -u "$1" "$2"; }
 

@@ -4,17 +4,13 @@
 . "$(dirname "$0")/../test-lib.sh"
 
 # kernel_patch DIR SUBJECT SED-SCRIPT: a patch of kernel/printk/printk_safe.c
-# against the base, made with plumbing on a private index.
+# against the base (commit_file).
 kernel_patch() {
-	local dir=$TRASH/$1 subject=$2 script=$3 file=kernel/printk/printk_safe.c blob tree commit
-	local base
+	local dir=$TRASH/$1 subject=$2 script=$3 file=kernel/printk/printk_safe.c
+	local base commit
 	base=$(tgit rev-parse "$(base_ref)^{commit}")
-	blob=$(tgit show "$base:$file" | sed "$script" | tgit hash-object -w --stdin)
-	GIT_INDEX_FILE=$TRASH/index tgit read-tree "$base"
-	GIT_INDEX_FILE=$TRASH/index tgit update-index --cacheinfo "100644,$blob,$file"
-	tree=$(GIT_INDEX_FILE=$TRASH/index tgit write-tree)
-	commit=$(tgit commit-tree "$tree" -p "$base" -m "$subject" \
-		-m "A planted fault for the lint test." \
+	commit=$(tgit show "$base:$file" | sed "$script" | commit_file "$base" "$file" \
+		-m "$subject" -m "A planted fault for the lint test." \
 		-m "Signed-off-by: $(tgit config user.name) <$(tgit config user.email)>")
 	mkdir -p "$dir"
 	printf 'topic_name=%s\ntopic_depends=\n' "$(basename "$dir" | cut -d- -f2-)" >"$dir/topic.conf"

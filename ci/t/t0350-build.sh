@@ -27,12 +27,8 @@ trap cleanup EXIT
 # The last tree built in the worktree, with a new line in a document that
 # no build reads: a tree no run has built before.
 doc_commit() {
-	local blob tree
-	blob=$( (tgit show "$head:README" && say "$TRASH") | tgit hash-object -w --stdin)
-	GIT_INDEX_FILE=$TRASH/index tgit read-tree "$head"
-	GIT_INDEX_FILE=$TRASH/index tgit update-index --cacheinfo "100644,$blob,README"
-	tree=$(GIT_INDEX_FILE=$TRASH/index tgit write-tree)
-	tgit commit-tree "$tree" -p "$head" -m "t0350: a document changed"
+	{ tgit show "$head:README" && say "$TRASH"; } |
+		commit_file "$head" README -m "t0350: a document changed"
 }
 
 test_expect_success 'the tree built last is up to date' '
