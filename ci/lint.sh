@@ -28,14 +28,15 @@ ignored_types() {
 # for the same patch text with the same checks is reused (it is kept with
 # the patch's path as @PATCH@).
 checkpatch_cell() {
-	local patch=$1 out=$LINT_OUT/$(basename "$1").checkpatch errors warnings key
-	key=$CACHE/$(key_of "$(cat "$patch")" "$(ignored_types "$2")" \
+	local patch=$1 out=$LINT_OUT/$(basename "$1").checkpatch errors warnings key ignore
+	ignore=$(ignored_types "$2")
+	key=$CACHE/$(key_of "$(cat "$patch")" "$ignore" \
 		"$(tgit rev-parse "$BASE_COMMIT:scripts")" "$(declare -f checkpatch_cell)").checkpatch
 	if ! cached "$key"; then
 		# Debian's python3 has python3-ply for checkpatch's SPDX check;
 		# another python3 earlier in PATH may not.
 		(cd "$WT" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict \
-			--no-summary --terse --ignore "$(ignored_types "$2")" "$patch") 2>&1 |
+			--no-summary --terse --ignore "$ignore" "$patch") 2>&1 |
 			sed "s|$patch|@PATCH@|g" >"$key.tmp" || true
 		mv "$key.tmp" "$key"
 	fi
@@ -121,14 +122,14 @@ lint_state() {
 # pr_cont.cocci's candidates in the whole tree at commit $1, counted once
 # per base and rule.
 candidates() {
-	local key cache
-	key=$(cat "$TOP/cocci/pr_cont.cocci" <(tgit rev-parse "$1") | sha1sum | cut -c1-12)
-	cache=$LINT_OUT/candidates.$key
-	if [ ! -s "$cache" ]; then
+	local key
+	key=$CACHE/$(key_of "$(cat "$TOP/cocci/pr_cont.cocci")" "$1").candidates
+	if ! cached "$key"; then
 		git -C "$WT" checkout -q -f --detach "$1"
-		bash "$TOP/cocci/count-candidates.sh" "$WT" >"$cache"
+		bash "$TOP/cocci/count-candidates.sh" "$WT" >"$key.tmp"
+		mv "$key.tmp" "$key"
 	fi
-	sed -n 's/^\(rule .*\)$/lint: tree-wide pr_cont.cocci \1/p' "$cache"
+	sed -n 's/^\(rule .*\)$/lint: tree-wide pr_cont.cocci \1/p' "$key"
 }
 
 # What state $1 adds to the base's $2 (sparse or cocci) findings.
