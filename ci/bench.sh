@@ -8,7 +8,9 @@
 # 2. Loss under flood: the "overflow" scenario with FLOOD_LINES lines per
 #    CPU and context, on vanilla and on the series built with each buffer
 #    shift of SHIFTS.
-# 3. Pipeline: stage times of the last cold `make ci` (BENCH_COLD=1 runs
+# 3. Repeatability: VERDICT_RUNS runs of `FORCE=1 make boot`, and how many
+#    gave the same verdicts as the first.
+# 4. Pipeline: stage times of the last cold `make ci` (BENCH_COLD=1 runs
 #    one in the scratch cache $COLD_CACHE; a CI run with PRINTK_CACHE
 #    there counts too) and of a warm run with one topic edited, and the
 #    time from QEMU start to the first KTAP line.
@@ -18,8 +20,9 @@ BENCH_OUT=$OUT/bench
 COLD_CACHE=$BENCH_OUT/cold
 BENCH_ROUNDS=${BENCH_ROUNDS:-5}
 FLOOD_LINES=${FLOOD_LINES:-500}
-SHIFTS=${SHIFTS:-12 13 16}
-STAGES="setup topics lint build boot mail"
+read -r -a SHIFTS <<<"${SHIFTS:-12 13 16}"
+VERDICT_RUNS=${VERDICT_RUNS:-3}
+STAGES=(setup topics lint build boot mail)
 
 # A serial console log ends its lines with CR LF.
 console_text() { tr -d '\r' <"$1"; }
@@ -48,9 +51,9 @@ best_of_rounds() {
 bench_cost() {
 	local k round context v_call v_total v_spread s_call s_total s_spread
 	rm -f "$BENCH_OUT"/*.cost.all
-	for round in $(seq "$BENCH_ROUNDS"); do
+	for ((round = 1; round <= BENCH_ROUNDS; round++)); do
 		for k in vanilla for-next; do
-			qemu_boot "$IMAGES/$k.bzImage" "$BENCH_OUT/$k.cost.log" pstest.only=bench >/dev/null
+			qemu_boot "$IMAGES/$k.bzImage" "$BENCH_OUT/$k.cost.log" pstest.only=bench >&2
 			cost_of "$BENCH_OUT/$k.cost.log" >"$BENCH_OUT/$k.cost"
 			[ "$(wc -l <"$BENCH_OUT/$k.cost")" = 3 ] ||
 				die "no bench results from $k (see $BENCH_OUT/$k.cost.log)"
@@ -62,7 +65,7 @@ bench_cost() {
 	done
 	say "## printk() cost, ns per call in the guest"
 	say
-	say "$(grep -o 'calls [0-9]*' "$BENCH_OUT/vanilla.cost.log" | head -n 1 | cut -d' ' -f2) calls per context, KERN_DEBUG (not printed on the console);"
+	say "$(grep -o 'calls [0-9]*' "$BENCH_OUT/vanilla.cost.log" | sed -n 1p | cut -d' ' -f2) calls per context, KERN_DEBUG (not printed on the console);"
 	say "the fastest of $BENCH_ROUNDS boots of each kernel, booted in turns. 'call' is"
 	say "the time in printk() itself; 'total' includes flushing the per-CPU"
 	say "buffers (irq_work after each batch of 32 calls). 'spread' is how much"
@@ -82,7 +85,7 @@ bench_cost() {
 
 # produced delivered lost of an "overflow" boot with FLOOD_LINES lines.
 flood_of() {
-	qemu_boot "$1" "$2" "pstest.only=overflow pstest.lines=$FLOOD_LINES" >/dev/null
+	qemu_boot "$1" "$2" "pstest.only=overflow pstest.lines=$FLOOD_LINES" >&2
 	console_text "$2" |
 		sed -n 's/^.*# overflow: produced \([0-9-]*\) delivered \([0-9]*\) lost \([0-9]*\)$/\1 \2 \3/p'
 }
@@ -104,7 +107,7 @@ bench_flood() {
 	say "| kernel | per-CPU buffer | produced | delivered | reported lost | unaccounted |"
 	say "|---|---|---|---|---|---|"
 	flood_of "$IMAGES/vanilla.bzImage" "$BENCH_OUT/vanilla.flood.log" | flood_row vanilla none
-	for shift in $SHIFTS; do
+	for shift in "${SHIFTS[@]}"; do
 		say "CONFIG_PRINTK_SAFE_LOG_BUF_SHIFT=$shift" >"$extra"
 		# In an O= directory of their own, so that the warm run below
 		# finds the stages' one as make ci left it.
@@ -118,14 +121,14 @@ bench_flood() {
 
 # Seconds from QEMU start to the first KTAP line, best of three.
 boot_to_ktap() {
-	local i start t log=$BENCH_OUT/ktap.log best=
-	for i in 1 2 3; do
+	local start t log=$BENCH_OUT/ktap.log best=
+	for _ in 1 2 3; do
 		start=$(date +%s.%N)
 		qemu_start "$IMAGES/for-next.bzImage" "$log" pstest.only=planted_hang
 		timeout "$BOOT_TIMEOUT" sh -c "until grep -q 'KTAP version 1' '$log'; do sleep 0.05; done" ||
 			die "no KTAP line in $log"
 		t=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.2f", e - s }')
-		kill $! && wait $! 2>/dev/null || true
+		kill_tree "$!"
 		[ -n "$best" ] && awk -v a="$best" -v b="$t" 'BEGIN { exit !(a <= b) }' || best=$t
 	done
 	say "$best"
@@ -158,12 +161,12 @@ warm_edited() {
 	local scratch=$BENCH_OUT/topics stage start patch
 	rm -rf "$scratch"
 	cp -r "$TOPICS_DIR" "$scratch"
-	patch=$(ls "$scratch"/06-*/*.patch | head -n 1)
+	patch=$(ls "$scratch"/06-*/*.patch | sed -n 1p)
 	add_patch_line "$patch" $'+\t\tdebug_locks_off();' \
 		$'+\t\tbarrier_data("warm edit '"$(date +%s)"'");' ||
 		die "cannot edit $patch for the warm run"
 	: >"$BENCH_OUT/warm-edited"
-	for stage in $STAGES; do
+	for stage in "${STAGES[@]}"; do
 		start=$(date +%s)
 		TOPICS_DIR=$scratch make -C "$TOP" --no-print-directory "$stage" >&2 ||
 			{ restore_topics; die "warm run: stage $stage failed"; }
@@ -203,7 +206,7 @@ bench_pipeline() {
 	say
 	say "| stage | cold | warm, one topic edited |"
 	say "|---|---|---|"
-	for stage in $STAGES; do
+	for stage in "${STAGES[@]}"; do
 		c=$(awk -v s="$stage" '$1 == s { print $2 }' "$cold")
 		w=$(awk -v s="$stage" '$1 == s { print $2 }' "$BENCH_OUT/warm-edited")
 		say "| $stage | ${c:--} | $w |"
@@ -214,11 +217,43 @@ bench_pipeline() {
 	say
 }
 
+# The boot verdicts (kernel, scenario, result) of the last make boot.
+verdicts() {
+	jq -r '.tests[] | [.misc.kernel, .misc.scenario, .misc.result] | join(" ")' \
+		"$OUT/boot/results.json" | sort
+}
+
+# Boot every kernel VERDICT_RUNS times (FORCE=1 make boot) and count the
+# runs whose verdicts are those of the first: a verdict that changes from
+# one run to the next is a flaky check.
+bench_verdicts() {
+	local run same=1 first=$BENCH_OUT/verdicts.1
+	for ((run = 1; run <= VERDICT_RUNS; run++)); do
+		# A run with failures that count still gives verdicts.
+		FORCE=1 make -C "$TOP" --no-print-directory boot >&2 ||
+			warn "verdicts: make boot run $run failed (see above)"
+		verdicts >"$BENCH_OUT/verdicts.$run"
+		[ "$run" = 1 ] || ! cmp -s "$first" "$BENCH_OUT/verdicts.$run" || same=$((same + 1))
+	done
+	say "## Boot verdicts, repeated"
+	say
+	say "\`FORCE=1 make boot\` $VERDICT_RUNS times: $same of $VERDICT_RUNS runs gave the verdicts of the first"
+	say "($(wc -l <"$first") kernel x scenario verdicts each)."
+	for ((run = 2; run <= VERDICT_RUNS; run++)); do
+		cmp -s "$first" "$BENCH_OUT/verdicts.$run" && continue
+		say
+		say "Run $run differs from run 1:"
+		say
+		diff "$first" "$BENCH_OUT/verdicts.$run" | sed -n 's/^[<>] /    /p'
+	done
+	say
+}
+
 machine() {
 	say "# printk_safe benchmarks"
 	say
-	say "$(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) CPUs ($(sed -n 's/^model name\t: //p' /proc/cpuinfo | head -n 1)), $(free -g | awk '/^Mem:/ { print $2 }') GiB,"
-	say "$(. /etc/os-release && say "$PRETTY_NAME"), $(qemu-system-x86_64 --version | head -n 1), base $(base_ref)."
+	say "$(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) CPUs ($(sed -n 's/^model name\t: //p' /proc/cpuinfo | sed -n 1p)), $(free -g | awk '/^Mem:/ { print $2 }') GiB,"
+	say "$(. /etc/os-release && say "$PRETTY_NAME"), $(qemu-system-x86_64 --version | sed -n 1p), base $(base_ref)."
 	say "Guests: QEMU $ACCEL, -smp 4, the build and boot configuration of ci/."
 	say "Absolute numbers vary between runs (emulated CPUs on a shared host):"
 	say "compare the ratios, which come from one run of this script."
@@ -227,12 +262,14 @@ machine() {
 
 main() {
 	need_tree
+	stage_lock bench
 	mkdir -p "$BENCH_OUT"
 	make_initramfs
 	{
 		machine
 		bench_cost
 		bench_flood
+		bench_verdicts
 		bench_pipeline
 	} >"$BENCH_OUT/bench.md.new"
 	mv "$BENCH_OUT/bench.md.new" "$BENCH_OUT/bench.md"

@@ -20,10 +20,11 @@ BOOT_TIMEOUT=${BOOT_TIMEOUT:-300}
 INITRAMFS=$BOOT_OUT/initramfs.cpio
 
 make_initramfs() {
-	local dir=$BOOT_OUT/initramfs
+	local dir=$BOOT_OUT/initramfs base
+	base=$(base_ref)
 	mkdir -p "$dir"
 	gcc -static -O2 -Wall -Werror -o "$dir/init" "$TOP/ci/guest/init.c"
-	tgit show "$(base_ref):usr/gen_init_cpio.c" >"$dir/gen_init_cpio.c"
+	tgit show "$base:usr/gen_init_cpio.c" >"$dir/gen_init_cpio.c"
 	gcc -O2 -o "$dir/gen_init_cpio" "$dir/gen_init_cpio.c"
 	cat >"$dir/list" <<-LIST
 	dir /dev 0755 0 0
@@ -36,24 +37,31 @@ make_initramfs() {
 }
 
 # Start QEMU in the background ($! is its pid): kernel $1, extra command
-# line $3, console to $2.
+# line $3, console to $2, QEMU's own messages to $2.stderr.
 qemu_start() {
 	: >"$2"
+	# Without the stage lock (fd 9): a QEMU left behind must not hold it.
 	qemu-system-x86_64 -accel "$ACCEL" -smp 4 -m 256 -display none \
 		-monitor none -no-reboot -serial "file:$2" \
 		-kernel "$1" -initrd "$INITRAMFS" \
 		-append "console=ttyS0 panic=-1 log_buf_len=4M printk.devkmsg=on $3" \
-		>/dev/null 2>&1 &
+		>"$2.stderr" 2>&1 </dev/null 9>&- &
 }
 
-# Boot $1 with extra command line $3, console to $2; prints done or hang.
+# Boot $1 with extra command line $3, console to $2; BOOT_RESULT says
+# "done" (the guest ended) or "hang" (killed after $HANG_SECS of silence
+# or $BOOT_TIMEOUT in all).  QEMU failing is an error, with its messages.
 qemu_boot() {
-	local log=$2 pid size last=-1 still=0 waited=0
+	local log=$2 pid size last=-1 still=0 waited=0 rc=0
+	say "boot: $(basename "$log" .log): started (console: $log)"
 	qemu_start "$1" "$log" "$3"
 	pid=$!
+	BOOT_RESULT="done"
 	while kill -0 "$pid" 2>/dev/null; do
 		sleep 1
 		waited=$((waited + 1))
+		[ $((waited % HEARTBEAT)) != 0 ] ||
+			say "boot: $(basename "$log" .log): still running after $waited s (console: $log)"
 		size=$(stat -c %s "$log")
 		if [ "$size" = "$last" ]; then
 			still=$((still + 1))
@@ -61,14 +69,16 @@ qemu_boot() {
 			still=0 last=$size
 		fi
 		if [ "$still" -ge "$HANG_SECS" ] || [ "$waited" -ge "$BOOT_TIMEOUT" ]; then
-			kill "$pid"
-			wait "$pid" 2>/dev/null || true
-			say hang
+			kill_tree "$pid"
+			BOOT_RESULT=hang
 			return
 		fi
 	done
-	wait "$pid" || true
-	say done
+	wait "$pid" || rc=$?
+	[ "$rc" = 0 ] || {
+		sed 's/^/  qemu: /' "$log.stderr" >&2
+		die "QEMU failed (exit $rc) booting $1 (messages: $log.stderr)"
+	}
 }
 
 scenario_names() { awk -v boot="$1" '!/^#/ && NF && $2 == boot { print $1 }' "$TOP/ci/scenarios"; }
@@ -82,16 +92,19 @@ ktap() {
 # Run all scenarios on kernel $1; results in $BOOT_OUT/$1.results.
 run_kernel() {
 	local name=$1 image=$IMAGES/$1.bzImage res=$BOOT_OUT/$1.results
-	local main from=1 n=0 log last scenario
-	main=$(scenario_names main)
+	local main own from=1 n=0 log last scenario
+	read_lines main scenario_names main
+	read_lines own scenario_names own
 	: >"$res"
-	while [ "$from" -le "$(wc -w <<<"$main")" ]; do
+	while [ "$from" -le "${#main[@]}" ]; do
 		n=$((n + 1))
 		log=$BOOT_OUT/$name.main$n.log
-		qemu_boot "$image" "$log" "pstest.from=$from" >/dev/null
+		qemu_boot "$image" "$log" "pstest.from=$from"
 		ktap "$log" >"$log.results"
+		! grep -q '^ktap fail plan' "$log.results" ||
+			die "boot: $log: the KTAP stream is broken: $(grep '^ktap ' "$log.results")"
 		if grep -q '^ktap ' "$log.results"; then
-			for scenario in $main; do
+			for scenario in "${main[@]}"; do
 				say "$scenario fail boot did not reach the tests ($log)"
 			done >>"$res"
 			break
@@ -99,25 +112,31 @@ run_kernel() {
 		cat "$log.results" >>"$res"
 		last=$(tail -n 1 "$log.results" | cut -d' ' -f1)
 		# Resume after the scenario that did not finish.
-		from=$(($(grep -nx "$last" <<<"$main" | cut -d: -f1) + 1))
+		from=$(($(printf '%s\n' "${main[@]}" | grep -nx "$last" | cut -d: -f1) + 1))
 		grep -q "^$last hang" "$log.results" || break
 	done
-	for scenario in $(scenario_names own); do
+	for scenario in "${own[@]}"; do
 		log=$BOOT_OUT/$name.$scenario.log
-		qemu_boot "$image" "$log" "pstest.only=$scenario" >/dev/null
+		qemu_boot "$image" "$log" "pstest.only=$scenario"
 		ktap "$log" | grep "^$scenario " >>"$res" ||
 			say "$scenario fail did not start ($log)" >>"$res"
 	done
 }
 
-# Scenarios fixed by each topic, and the topics in each kernel.
+# All scenarios, in table order.
+load_scenarios() { read_lines SCENARIOS awk '!/^#/ && NF { print $1 }' "$TOP/ci/scenarios"; }
+
+# The scenarios fixed by each topic, and the topics in each kernel.
 declare -A FIXED_BY PARENT
 load_fixes() {
-	local dir s
-	for dir in $(topic_dirs); do
+	local dir s fixes
+	load_scenarios
+	load_topics
+	for dir in "${TOPIC_DIRS[@]}"; do
 		load_topic "$dir"
 		PARENT[$topic_name]=$topic_depends
-		for s in $topic_fixes; do
+		read -r -a fixes <<<"$topic_fixes"
+		for s in "${fixes[@]}"; do
 			FIXED_BY[$s]=$topic_name
 		done
 	done
@@ -139,84 +158,141 @@ must_pass() {
 	[ -z "$fixer" ] || has_topic "$1" "$fixer"
 }
 
-cell() {
-	local status=$1 detail=$2 lost=
-	[[ "$detail" =~ ^lost=([0-9]+) ]] && lost=" (lost ${BASH_REMATCH[1]})"
-	printf '%s%s' "$status" "$lost"
-}
-
 # Kernels $@ in the order of the table: vanilla, the topics in series
 # order, for-next.
 table_order() {
-	local dir k
-	for k in vanilla $(for dir in $(topic_dirs); do load_topic "$dir"; say "$topic_name"; done) for-next; do
-		[[ " $* " == *" $k "* ]] && say "$k"
+	local dir k order=(vanilla)
+	for dir in "${TOPIC_DIRS[@]}"; do
+		load_topic "$dir"
+		order+=("$topic_name")
 	done
-	return 0
+	for k in "${order[@]}" for-next; do
+		[[ " $* " != *" $k "* ]] || say "$k"
+	done
 }
+
+# The result line of scenario $2 on kernel $1 ("<scenario> missing" if none).
+result_line() { grep -m1 "^$2 " "$BOOT_OUT/$1.results" || say "$2 missing"; }
 
 # Result lines of kernel $1 that count: scenarios that must pass and did
 # not.
 counted_failures() {
 	local s line
-	for s in $(scenario_names main) $(scenario_names own); do
-		line=$(grep -m1 "^$s " "$BOOT_OUT/$1.results" || say "$s missing")
-		[[ "$line" == "$s pass"* ]] && continue
+	for s in "${SCENARIOS[@]}"; do
+		line=$(result_line "$1" "$s")
+		[[ "$line" != "$s pass"* ]] || continue
 		! must_pass "$1" "$s" || say "$line"
 	done
 }
 
-# The Markdown table and the list of failures; returns 1 on a failure.
+# The results of kernel $1 as KCIDB tests of its build.
+kernel_tests() {
+	local k=$1 s line result detail lost status build
+	build=$(cat "$IMAGES/$k.build-id")
+	kcidb_build "$build" "$(kcidb_checkout "$(cat "$IMAGES/$k.commit")" "$k")" true \
+		"$OUT/build/$k.log" "$(jq -cn --arg k "$k" '{kernel: $k}')"
+	for s in "${SCENARIOS[@]}"; do
+		line=$(result_line "$k" "$s")
+		read -r _ result detail <<<"$line"
+		lost=
+		[[ ! $detail =~ ^lost=([0-9]+)\ ?(.*)$ ]] || lost=${BASH_REMATCH[1]} detail=${BASH_REMATCH[2]}
+		case $result in
+		pass) status=PASS ;;
+		fail | hang) status=FAIL ;;
+		*) status=ERROR ;;
+		esac
+		[[ $detail != "did not start"* && $detail != "boot did not reach"* ]] || status=ERROR
+		kcidb_test "$build" "boot.$s" "$status" "$detail" "$(boot_log "$k" "$s" "$detail")" \
+			"$(jq -cn --arg k "$k" --arg s "$s" --arg r "$result" --arg lost "$lost" \
+				--argjson must "$(must_pass "$k" "$s" && say true || say false)" \
+				'{kernel: $k, scenario: $s, result: $r, must_pass: $must}
+				 + (if $lost == "" then {} else {lost: ($lost | tonumber)} end)')"
+	done
+}
+
+# The console log a result came from: named in a hang's detail, else the
+# boot of its own or the first main boot.
+boot_log() {
+	if [[ $3 =~ \[(.*)\]$ ]]; then
+		say "${BASH_REMATCH[1]}"
+	elif [ -f "$BOOT_OUT/$1.$2.log" ]; then
+		say "$BOOT_OUT/$1.$2.log"
+	else
+		say "$BOOT_OUT/$1.main1.log"
+	fi
+}
+
+# The scenario table of results.json $1, kernels in the order of $2...
+render_table() {
+	local json=$1
+	shift
+	jq -r '
+		($ARGS.positional) as $kernels
+		| (.tests | map({key: "\(.misc.kernel) \(.misc.scenario)", value: .}) | from_entries) as $t
+		| (.tests | map(.misc.scenario) | reduce .[] as $s ([]; if index([$s]) then . else . + [$s] end)) as $scenarios
+		| "| scenario | " + ($kernels | join(" | ")) + " |",
+		  "|---|" + ($kernels | map("---|") | join("")),
+		  ($scenarios[] as $s | "| \($s) | " + ([$kernels[] as $k | $t["\($k) \($s)"]
+			| .misc.result + (if .misc.lost then " (lost \(.misc.lost))" else "" end)
+			  + (if .status != "PASS" and .misc.must_pass then " **!**" else "" end)]
+			| join(" | ")) + " |")
+	' "$json" --args "$@"
+}
+
+# The failures that count in results.json $1, a hang with the end of its
+# console log.
+render_failures() {
+	local kernel scenario result comment log
+	jq -r '.tests[] | select(.status != "PASS" and .misc.must_pass)
+		| [.misc.kernel, .misc.scenario, .misc.result, .comment, (.log_url // "" | ltrimstr("file://"))]
+		| @tsv' "$1" |
+	while IFS=$'\t' read -r kernel scenario result comment log; do
+		say "- $kernel: $scenario $result $comment"
+		[ "$result" = hang ] && [ -f "$log" ] || continue
+		say
+		say "  Last 40 console lines:"
+		say
+		tail -n 40 "$log" | sed 's/^/      /'
+	done
+}
+
+# results.json and the Markdown table rendered from it.
 report() {
-	local kernels k s line status detail md=$BOOT_OUT/results.md
-	mapfile -t kernels < <(table_order "$@")
+	local kernels k json=$BOOT_OUT/results.json md=$BOOT_OUT/results.md
+	read_lines kernels table_order "$@"
+	kcidb_start "$BOOT_OUT/kcidb"
+	for k in "${kernels[@]}"; do
+		kernel_tests "$k"
+	done
+	kcidb_write "$json"
 	{
 		say "# printk_safe boot scenarios"
 		say
 		say "$(date -u '+%Y-%m-%d %H:%M UTC'), QEMU $ACCEL -smp 4, base $(base_ref)."
 		say "Cells: pass / fail / hang (lost N = messages reported lost)."
 		say "A cell marked **!** must pass on that kernel and did not."
+		say "Rendered from $json (KCIDB v4)."
 		say
-		printf '| scenario |'; printf ' %s |' "${kernels[@]}"; say
-		printf '|---|'; printf -- '---|%.0s' "${kernels[@]}"; say
-		for s in $(scenario_names main) $(scenario_names own); do
-			printf '| %s |' "$s"
-			for k in "${kernels[@]}"; do
-				line=$(grep -m1 "^$s " "$BOOT_OUT/$k.results" || say "$s missing")
-				status=$(cut -d' ' -f2 <<<"$line")
-				detail=$(cut -d' ' -f3- <<<"$line")
-				printf ' %s' "$(cell "$status" "$detail")"
-				if [ "$status" != pass ] && must_pass "$k" "$s"; then
-					printf ' **!**'
-				fi
-				printf ' |'
-			done
-			say
-		done
+		render_table "$json" "${kernels[@]}"
 		say
 		say "## Failures that count"
 		say
-		for k in "${kernels[@]}"; do
-			counted_failures "$k" | while read -r line; do
-				say "- $k: $line"
-				[[ "$line" =~ \ hang\ .*\[(.*)\]$ ]] || continue
-				say
-				say "  Last 40 console lines:"
-				say
-				tail -n 40 "${BASH_REMATCH[1]}" | sed 's/^/      /'
-			done
-		done
+		render_failures "$json"
 	} >"$md"
 	cat "$md"
-	! grep -q '^- ' "$md"
 }
+
+# How many results of results.json $1 fail where they must pass.
+counted() { jq '[.tests[] | select(.status != "PASS" and .misc.must_pass)] | length' "$1"; }
 
 # Boot kernel $1, unless the same image already passed these scenarios
 # with this harness: then its results come from $CACHE.  Results with a
 # failure that counts are not kept, so that the next run boots again.
 boot_kernel() {
-	local name=$1 start=$SECONDS key how=booted
-	key=$CACHE/$(key_of "$(sha1sum <"$IMAGES/$name.bzImage")" "$HARNESS")
+	local name=$1 start=$SECONDS key image how=booted
+	[ -f "$IMAGES/$name.bzImage" ] || die "no image for $name: run 'make build' first"
+	image=$(sha1sum <"$IMAGES/$name.bzImage")
+	key=$CACHE/$(key_of "$image" "$HARNESS")
 	if cached "$key.results"; then
 		cp "$key.results" "$BOOT_OUT/$name.results"
 		touch "$key.results"
@@ -225,12 +301,15 @@ boot_kernel() {
 		run_kernel "$name"
 		[ -n "$(counted_failures "$name")" ] || cp "$BOOT_OUT/$name.results" "$key.results"
 	fi
-	say "boot: $name: $how, $(grep -c ' pass' "$BOOT_OUT/$name.results") passed, $(grep -vc ' pass' "$BOOT_OUT/$name.results") not, $((SECONDS - start))s"
+	say "boot: $name: $how, $(matching -c ' pass' "$BOOT_OUT/$name.results") passed, $(matching -vc ' pass' "$BOOT_OUT/$name.results") not, $((SECONDS - start))s"
 }
 
 main() {
-	local name refs kernels=()
+	local plan line name kernels=()
 	need_tree
+	stage_lock boot
+	read_lines plan build_plan
+	[ "${#plan[@]}" -gt 0 ] || die "the build plan is empty: nothing to boot"
 	mkdir -p "$BOOT_OUT"
 	prune_cache "$CACHE"
 	# Everything a boot's results depend on besides the image.
@@ -239,12 +318,14 @@ main() {
 		say "$ACCEL $HANG_SECS $BOOT_TIMEOUT")
 	make_initramfs
 	load_fixes
-	while read -r name refs; do
-		[ -f "$IMAGES/$name.bzImage" ] || die "no image for $name: run 'make build' first"
+	for line in "${plan[@]}"; do
+		name=${line%% *}
 		boot_kernel "$name"
 		kernels+=("$name")
-	done < <(build_plan)
-	report "${kernels[@]}" || die "boot: scenarios failed where they must pass (see above, logs in $BOOT_OUT)"
+	done
+	report "${kernels[@]}"
+	[ "$(counted "$BOOT_OUT/results.json")" = 0 ] ||
+		die "boot: scenarios failed where they must pass (see above, logs in $BOOT_OUT)"
 }
 
 # Sourced by the harness self-test for its functions.

@@ -3,9 +3,9 @@
 #
 # All builds share one worktree and one O= directory, so each build only
 # recompiles what its topic changed (and ccache catches the rest when the
-# order comes round again).  A tree built before with the same config is
-# not built again: its image comes from $IMAGES/by-key (FORCE=1 rebuilds).
-# The bzImages go to $IMAGES for the boot stage.
+# order comes round again).  A tree built before with the same config and
+# compiler is not built again: its image comes from $IMAGES/by-key
+# (FORCE=1 rebuilds).  The bzImages go to $IMAGES for the boot stage.
 # A build fails on a compiler error and on a compiler warning in
 # kernel/printk that vanilla does not have.  KCONFIG_EXTRA=fragment and
 # IMAGE_TAG=-suffix build variants (ci/bench.sh does); PLAN="name refs..."
@@ -18,30 +18,34 @@ CACHE=$IMAGES/by-key
 
 # Compiler warnings in kernel/printk, without line numbers.
 printk_warnings() {
-	{ grep -E '(^|/)kernel/printk/[^:]*:[0-9]+:[0-9]+: warning:' "$1" || true; } |
+	matching -E '(^|/)kernel/printk/[^:]*:[0-9]+:[0-9]+: warning:' "$1" |
 		sed -E 's#^.*(kernel/printk/[^:]*):[0-9]+:[0-9]+: #\1: #' | sort -u
 }
 
-# Build the tree of $@ (merged_commit) in $OBJ, unless a build of the same
-# tree and config is in $CACHE: its bzImage and kernel/printk warnings.
+# Build the tree of $2... (merged_commit) as kernel $1 in $OBJ, unless a
+# build of the same tree and inputs is in $CACHE: its bzImage and
+# kernel/printk warnings.
 build_one() {
-	local name=$1 commit key start log new how=built
+	local name=$1 commit tree inputs key start log new how=built checkout
 	shift
 	commit=$(merged_commit "$@")
 	tgit update-ref "refs/build/$name" "$commit"
-	key=$CACHE/$(key_of "$(tgit rev-parse "$commit^{tree}")" "$(build_inputs)" "$(declare -f printk_warnings)")
+	tree=$(tgit rev-parse "$commit^{tree}")
+	inputs=$(build_inputs)
+	key=$CACHE/$(key_of "$tree" "$inputs" "$(declare -f printk_warnings)")
 	log=$LOGS/$name.log
-	start=$(date +%s)
+	start=$SECONDS
+	checkout=$(kcidb_checkout "$commit" "$name")
 	if cached "$key.bzImage"; then
 		how="up to date"
 		touch "$key".*
 	else
 		git -C "$WT" checkout -q -f --detach "$commit"
 		configure strict
-		if ! kmake -s bzImage >"$log" 2>&1; then
-			tail -n 30 "$log" >&2
-			die "build of $name failed (log: $log)"
-		fi
+		# Reported as a failed build if it fails (build_results).
+		BUILDING=("${key##*/}" "$checkout" "$log" "$name")
+		run_logged "build: $name" "$log" kmake -s bzImage
+		BUILDING=()
 		printk_warnings "$log" >"$key.warnings"
 		cp "$OBJ/arch/x86/boot/bzImage" "$key.tmp"
 		mv "$key.tmp" "$key.bzImage"
@@ -49,25 +53,61 @@ build_one() {
 	cp "$key.warnings" "$LOGS/$name.warnings"
 	cp "$key.bzImage" "$IMAGES/$name${IMAGE_TAG:-}.bzImage"
 	say "$commit" >"$IMAGES/$name${IMAGE_TAG:-}.commit"
+	say "${key##*/}" >"$IMAGES/$name${IMAGE_TAG:-}.build-id"
 	new=$(comm -13 "$LOGS/vanilla.warnings" "$LOGS/$name.warnings")
-	say "build: $name: $how, $(($(date +%s) - start))s, $(wc -l <"$LOGS/$name.warnings") warning(s) in kernel/printk"
+	kcidb_build "${key##*/}" "$checkout" "$([ -z "$new" ] && say true || say false)" "$log" \
+		"$(jq -cn --arg k "$name" --arg how "$how" --rawfile w "$LOGS/$name.warnings" \
+			--arg new "$new" '{kernel: $k, result: $how, printk_warnings: $w, new_printk_warnings: $new}')"
+	say "build: $name: $how, $((SECONDS - start))s, $(wc -l <"$LOGS/$name.warnings") warning(s) in kernel/printk"
 	[ -z "$new" ] || die "$name adds compiler warnings in kernel/printk:
 $new"
 }
 
+# The builds of this run into $LOGS/results.json, over the results kept
+# there for the kernels it did not build (mail's and bench's runs build
+# other kernels); a build under way when the stage failed is reported as
+# a failed one.
+build_results() {
+	local json=$LOGS/results.json
+	if [ "${#BUILDING[@]}" -gt 0 ]; then
+		kcidb_build "${BUILDING[0]}" "${BUILDING[1]}" false "${BUILDING[2]}" \
+			"$(jq -cn --arg k "${BUILDING[3]}" '{kernel: $k, result: "failed"}')"
+		BUILDING=()
+	fi
+	kcidb_write "$LOGS/kcidb/run.json"
+	[ -f "$json" ] || kcidb_write "$json"
+	jq -s '.[0] as $old | .[1] as $new | ($new.builds | map(.misc.kernel)) as $built
+		| $new + {builds: ([$old.builds[] | select(.misc.kernel as $k | $built | index([$k]) | not)]
+				   + $new.builds),
+			  checkouts: ($old.checkouts + $new.checkouts | unique_by(.id))}' \
+		"$json" "$LOGS/kcidb/run.json" >"$json.tmp"
+	mv "$json.tmp" "$json"
+}
+
 main() {
-	local name refs n=0
+	local plan line fields
 	need_tree
+	stage_lock build
+	if [ -n "${PLAN:-}" ]; then
+		read_lines plan say "$PLAN"
+	else
+		read_lines plan build_plan
+	fi
+	[ "${#plan[@]}" -gt 0 ] || die "the build plan is empty: nothing to build"
 	mkdir -p "$OBJ" "$LOGS" "$IMAGES" "$CCACHE_DIR"
 	prune_cache "$CACHE"
 	WT=$(stage_worktree build)
 	[ -f "$LOGS/vanilla.warnings" ] || : >"$LOGS/vanilla.warnings"
-	while read -r name refs; do
-		# shellcheck disable=SC2086
-		build_one "$name" $refs
-		n=$((n + 1))
-	done < <(if [ -n "${PLAN:-}" ]; then say "$PLAN"; else build_plan; fi)
-	say "build: $n kernels ready, images in $IMAGES"
+	kcidb_start "$LOGS/kcidb"
+	BUILDING=()
+	# The builds so far are reported when one fails too.
+	at_exit build_results
+	for line in "${plan[@]}"; do
+		read -r -a fields <<<"$line"
+		build_one "${fields[@]}"
+	done
+	build_results
+	say "build: ${#plan[@]} kernels ready, images in $IMAGES, results in $LOGS/results.json"
 }
 
 main "$@"

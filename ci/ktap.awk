@@ -6,7 +6,9 @@
 # A scenario without a KTAP result hangs, unless it is a panic scenario
 # and the kernel panicked: that passes if all PANIC_LINES lines printed
 # from NMI before the panic reached the console, once each.  Problems
-# with the KTAP stream itself are reported as the pseudo scenario "ktap".
+# with the KTAP stream itself are reported as the pseudo scenario "ktap":
+# no version line, no plan, or (when the guest got to its end) a plan
+# that does not match the number of results.
 BEGIN {
 	PANIC_LINES = 20
 	splat = "WARNING: |BUG: |INFO: |cut here ]|Oops: |general protection fault|kernel BUG at|Kernel panic - not syncing"
@@ -27,6 +29,7 @@ BEGIN {
 /^KTAP version 1$/ { version = 1; next }
 /^1\.\.[0-9]+$/ { plan = substr($0, 4) + 0; next }
 /^# pstest: start [0-9]+ / { current = $5; order[++started] = current; next }
+/^# pstest: end$/ { ended = 1; next }
 
 /^(not )?ok [0-9]+ / {
 	name = $0
@@ -36,7 +39,8 @@ BEGIN {
 		reason = substr(name, i + 3)
 		name = substr(name, 1, i - 1)
 	}
-	result[name] = ($1 == "ok") ? "pass" : "fail"
+	results++
+	result[name] = reason ~ /^SKIP/ ? "skip" : ($1 == "ok") ? "pass" : "fail"
 	detail[name] = reason
 	current = ""
 	next
@@ -67,6 +71,8 @@ END {
 		print "ktap fail no 'KTAP version 1' line"
 	else if (!plan)
 		print "ktap fail no KTAP plan"
+	else if (ended && results != plan)
+		print "ktap fail plan 1.." plan " but " results " results"
 	for (i = 1; i <= started; i++) {
 		name = order[i]
 		if (name in result)

@@ -1,96 +1,320 @@
+# shellcheck shell=bash
 # lib.sh - shared settings and helpers for the printk maintainer tree scripts
 #
-# Sourced by every stage script.  All paths that hold kernel sources or build
+# Sourced by every stage script.  Sourcing only sets variables, traps and
+# functions: nothing here can fail, so that a machine without any of the
+# packages still gets as far as 'make deps'.  Kernel sources and build
 # output live outside this repository, under $PRINTK_CACHE.
-set -euo pipefail
+set -Eeuo pipefail
+shopt -s inherit_errexit
+# Sourced once per process: a second time would forget the at_exit list.
+[ -z "${PRINTK_LIB_LOADED:-}" ] || return 0
+PRINTK_LIB_LOADED=1
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 PRINTK_CACHE=${PRINTK_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/printk-tree}
 # The kernel git tree; the one variable to point the scripts elsewhere.
 PRINTK_TREE=${PRINTK_TREE:-$PRINTK_CACHE/linux}
-TARBALL=${TARBALL:-$(ls -1 /usr/src/linux-source-*.tar.xz 2>/dev/null | sort -V | tail -n 1)}
 TOPICS_DIR=${TOPICS_DIR:-$TOP/topics}
 OUT=${OUT:-$PRINTK_CACHE/out}
 BUILD_DIR=${BUILD_DIR:-$PRINTK_CACHE/build}
+IMAGES=$PRINTK_CACHE/images
 export PRINTK_CACHE PRINTK_TREE
 
 say() { printf '%s\n' "$*"; }
+
+# grep where no match is an answer, not a failure (an error still is).
+matching() { grep "$@" || [ $? = 1 ]; }
 warn() { printf 'warning: %s\n' "$*" >&2; }
-die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# The exit status of a failure that has been reported already, by die or
+# by the ERR trap: the shells around it pass it on without a second
+# message, so every failure is named once, where it happened.  (An
+# unusual number: a tool's own exit 86 would pass unnamed.)
+REPORTED=86
+die() {
+	printf 'error: %s\n' "$*" >&2
+	exit "$REPORTED"
+}
+
+# The ERR trap: the failing command, where it is, and the calls that led
+# there (a failure in a wrapper such as tgit names its caller too).
+on_err() {
+	local rc=$1 statuses=$2 line=$3 cmd=$4 file=${BASH_SOURCE[1]} i
+	[ "$rc" != "$REPORTED" ] || exit "$REPORTED"
+	# A function that returned non-zero is reported at its call, the
+	# line shown here.
+	[[ $cmd != return* || ! -r $file ]] || cmd=$(sed -n "${line}s/^[[:space:]]*//p" "$file")
+	[ "$statuses" = "$rc" ] || cmd="$cmd (pipeline exit statuses: $statuses)"
+	printf '%s:%s: %s failed (exit %s)\n' "${file#"$TOP/"}" "$line" "$cmd" "$rc" >&2
+	for ((i = 1; i < ${#FUNCNAME[@]} - 1; i++)); do
+		printf '  in %s, called at %s:%s\n' "${FUNCNAME[i]}" \
+			"${BASH_SOURCE[i + 1]#"$TOP/"}" "${BASH_LINENO[i]}" >&2
+	done
+	exit "$REPORTED"
+}
+trap 'on_err $? "${PIPESTATUS[*]}" "$LINENO" "$BASH_COMMAND"' ERR
+
+# Cleanup: commands registered with at_exit run when the script ends, and
+# every process it started in the background (QEMU, a build under a
+# heartbeat) is killed, whether it ends normally, on an error, on Ctrl-C
+# or on a timeout's TERM.  Subshells do not inherit the EXIT trap.
+AT_EXIT=()
+at_exit() { AT_EXIT+=("$(printf '%q ' "$@")"); }
+
+# Process $1 and its descendants, deepest first.
+process_tree() {
+	local child children=()
+	read_lines children pgrep -P "$1" || true
+	for child in "${children[@]}"; do
+		process_tree "$child"
+	done
+	say "$1"
+}
+
+# Kill process $1 and its descendants, and wait for $1 if it is ours:
+# stopped first, so that none forks after the list is taken, then sent
+# TERM and let go; KILL for what is left after 5 s.
+kill_tree() {
+	local pids tries=50
+	read_lines pids process_tree "$1"
+	kill -STOP "${pids[@]}" 2>/dev/null || true
+	read_lines pids process_tree "$1"
+	kill -TERM "${pids[@]}" 2>/dev/null || true
+	kill -CONT "${pids[@]}" 2>/dev/null || true
+	while kill -0 "${pids[@]}" 2>/dev/null && [ $((tries -= 1)) -gt 0 ]; do
+		sleep 0.1
+	done
+	kill -KILL "${pids[@]}" 2>/dev/null || true
+	wait "$1" 2>/dev/null || true
+}
+
+kill_children() {
+	local child children
+	read_lines children pgrep -P "$$" || true
+	for child in "${children[@]}"; do
+		kill_tree "$child"
+	done
+}
+
+run_at_exit() {
+	local rc=$? cmd
+	# A second Ctrl-C must not cut the cleanup short.
+	trap '' INT TERM
+	trap - ERR
+	set +e
+	kill_children
+	for cmd in "${AT_EXIT[@]}"; do
+		eval "$cmd"
+	done
+	exit "$rc"
+}
+trap run_at_exit EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# scratch_dir NAME PREFIX: a new directory in $NAME, removed at exit.
+# (Not in a command substitution: its subshell would forget the at_exit.)
+scratch_dir() {
+	local -n _dir=$1
+	_dir=$(mktemp -d "${TMPDIR:-/tmp}/$2.XXXXXX")
+	at_exit rm -rf "$_dir"
+}
+
+# read_lines NAME CMD...: the output lines of CMD into array NAME.  A
+# failure of CMD stops the caller (a process substitution would hide it).
+read_lines() {
+	local -n _lines=$1
+	local _out
+	shift
+	_out=$("$@")
+	_lines=()
+	[ -z "$_out" ] || mapfile -t _lines <<<"$_out"
+}
+
+# One stage at a time per cache: the stages share the kernel tree, its
+# worktrees, the O= directories and the result caches.  A stage run by
+# another one (make ci runs make build) holds the lock already: it
+# inherits the locked descriptor 9.
+stage_lock() {
+	local lock=$PRINTK_CACHE/lock holder pid
+	mkdir -p "$PRINTK_CACHE"
+	if [ "/proc/$$/fd/9" -ef "$lock" ] && flock -n 9; then
+		return
+	fi
+	exec 9>>"$lock"
+	if ! flock -n 9; then
+		holder=$(cat "$lock") pid=${holder%% *}
+		kill -0 "$pid" 2>/dev/null ||
+			die "make ${holder#* } (pid $pid) has ended, but processes it started still hold $lock: $(lock_holders "$lock"); stop them"
+		die "make ${holder#* } is already running (pid $pid) on $PRINTK_CACHE; wait for it or stop it"
+	fi
+	say "$$ $1" >"$lock"
+}
+
+# The processes that have lock file $1 open: "pid (command)", ...
+lock_holders() {
+	local fd pid holders=()
+	for fd in /proc/[0-9]*/fd/*; do
+		[ "$fd" -ef "$1" ] 2>/dev/null || continue
+		pid=${fd#/proc/} pid=${pid%%/*}
+		holders+=("$pid ($(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null || true))")
+	done
+	say "${holders[*]:-none found}"
+}
+
+# Long steps say when they start, where their log is, and every
+# $HEARTBEAT seconds that they still run.
+HEARTBEAT=${HEARTBEAT:-60}
+
+# run_logged WHAT LOG CMD...: CMD with its output in LOG.  CMD runs in the
+# background with errexit in force (a function too); when it fails, the
+# end of its log is shown and the stage dies.  Not to be called in a
+# condition: errexit would be off in CMD too.
+run_logged() {
+	local what=$1 log=$2 pid hb rc=0
+	shift 2
+	say "$what: started (log: $log)"
+	"$@" >"$log" 2>&1 &
+	pid=$!
+	(
+		# Not holding the stage lock: it may outlive its kill by a moment.
+		exec 9>&-
+		start=$SECONDS
+		while sleep "$HEARTBEAT"; do
+			say "$what: still running after $((SECONDS - start)) s (log: $log)"
+		done
+	) &
+	hb=$!
+	wait "$pid" || rc=$?
+	kill_tree "$hb"
+	[ "$rc" = 0 ] || {
+		tail -n 30 "$log" | sed 's/^/  /' >&2
+		die "$what failed (exit $rc, log: $log)"
+	}
+}
 
 # git on the kernel tree
 tgit() { git -C "$PRINTK_TREE" "$@"; }
 
+# A git tree at $1: a clone or a worktree (where .git is a file).
+is_git_tree() { [ -e "$1/.git" ] && git -C "$1" rev-parse --git-dir >/dev/null 2>&1; }
+
 need_tree() {
-	[ -d "$PRINTK_TREE/.git" ] ||
+	is_git_tree "$PRINTK_TREE" ||
 		die "no kernel tree at $PRINTK_TREE (run 'make setup' first)"
 }
 
 # The newest distro base tag, e.g. distro/6.1.192 (override with BASE=).
 base_ref() {
+	local tag
 	if [ -n "${BASE:-}" ]; then
 		tgit rev-parse -q --verify "$BASE^{commit}" >/dev/null ||
 			die "base '$BASE' does not exist in $PRINTK_TREE"
 		say "$BASE"
 		return
 	fi
-	local tag
-	tag=$(tgit tag -l 'distro/*' --sort=-v:refname | head -n 1)
+	tag=$(tgit tag -l 'distro/*' --sort=-v:refname | sed -n 1p)
 	[ -n "$tag" ] || die "no distro/* base tag in $PRINTK_TREE (run 'make setup')"
 	say "$tag"
 }
 
-# The topics, in series order: one directory per topic.
-topic_dirs() {
-	local d
-	for d in "$TOPICS_DIR"/[0-9]*/; do
-		[ -f "$d/topic.conf" ] && say "${d%/}"
-	done
-	return 0
+# Apply "update REF NEW OLD" lines from stdin as one transaction (a ref
+# that moved meanwhile fails it, and nothing is updated), and keep the
+# maintainer's checkout in step when it is on one of the refs.  Each step
+# is checked here: callers may call it in a condition.
+update_refs() {
+	local old new
+	old=$(tgit rev-parse -q --verify HEAD || true)
+	tgit update-ref --stdin || return
+	new=$(tgit rev-parse -q --verify HEAD || true)
+	if tgit symbolic-ref -q HEAD >/dev/null && [ -n "$old" ] && [ "$old" != "$new" ]; then
+		tgit read-tree -m -u "$old" "$new" || return
+	fi
 }
 
-# Read a topic's metadata into topic_name, topic_seed, topic_depends, ...
+# Read a topic's metadata: every field a topic.conf may set is reset
+# first, so nothing leaks from the topic read before.
 load_topic() {
-	topic_name= topic_subject= topic_seed= topic_depends= topic_status= topic_series=
+	topic_name= topic_subject= topic_seed= topic_depends= topic_fixes= topic_in_base=
 	# shellcheck source=/dev/null
 	. "$1/topic.conf"
 	[ -n "$topic_name" ] || die "$1/topic.conf: topic_name is not set"
+}
+
+# All topics of $TOPICS_DIR, checked, into TOPIC_DIRS (series order) and
+# TOPIC_DIR[name]: every NN-name directory is a topic, with a topic.conf,
+# a name of its own, a dependency on an earlier topic, and patches that
+# are mails (git format-patch).
+load_topics() {
+	local dir patch
+	TOPIC_DIRS=()
+	declare -gA TOPIC_DIR=()
+	[ -d "$TOPICS_DIR" ] || die "no topics directory $TOPICS_DIR"
+	for dir in "$TOPICS_DIR"/[0-9]*/; do
+		[ -d "$dir" ] || continue
+		dir=${dir%/}
+		[ -f "$dir/topic.conf" ] ||
+			die "$dir: no topic.conf (every NN-name directory of $TOPICS_DIR is a topic)"
+		load_topic "$dir"
+		[ -z "${TOPIC_DIR[$topic_name]:-}" ] ||
+			die "$dir/topic.conf: topic_name '$topic_name' is taken by ${TOPIC_DIR[$topic_name]}"
+		[ -z "$topic_depends" ] || [ -n "${TOPIC_DIR[$topic_depends]:-}" ] ||
+			die "$dir/topic.conf: topic_depends '$topic_depends' is not an earlier topic"
+		for patch in "$dir"/*.patch; do
+			[ -f "$patch" ] || continue
+			grep -q '^From: ' "$patch" && grep -q '^Subject: ' "$patch" ||
+				die "topic $topic_name: $patch is not a mail (no From: or Subject: header): write it with git format-patch"
+		done
+		TOPIC_DIR[$topic_name]=$dir
+		TOPIC_DIRS+=("$dir")
+	done
 }
 
 # Patches of a topic, in order.
 topic_patches() {
 	local p
 	for p in "$1"/*.patch; do
-		[ -f "$p" ] && say "$p"
+		[ ! -f "$p" ] || say "$p"
 	done
-	return 0
 }
 
 # The topic holding test code; every built kernel includes it.
 SELFTEST_TOPIC=selftest
-IMAGES=$PRINTK_CACHE/images
 
 # The kernels the build and boot stages work on, in build order: a name,
 # then the branches merged for it.  Each topic is built on its own
 # (bisectable); all of them get the selftest topic so they run the same
 # scenarios.  Topics based on the base come first, so that the stacked
 # ones, which change include/linux/printk.h, rebuild the tree only once.
-# BUILDS="name..." restricts the plan.
+full_plan() {
+	local dir base
+	base=$(base_ref)
+	load_topics
+	say "vanilla $base topic/$SELFTEST_TOPIC"
+	for dir in "${TOPIC_DIRS[@]}"; do
+		load_topic "$dir"
+		[ "$topic_name" = "$SELFTEST_TOPIC" ] ||
+			say "${topic_depends:+1}0 $topic_name topic/$topic_name topic/$SELFTEST_TOPIC"
+	done | sort -s -k1,1 | cut -d' ' -f2-
+	say "for-next for-next"
+}
+
+# The plan, or the kernels BUILDS="name..." names from it.
 build_plan() {
-	local dir
-	{
-		say "vanilla $(base_ref) topic/$SELFTEST_TOPIC"
-		for dir in $(topic_dirs); do
-			load_topic "$dir"
-			[ "$topic_name" = "$SELFTEST_TOPIC" ] ||
-				say "${topic_depends:+1}0 $topic_name topic/$topic_name topic/$SELFTEST_TOPIC"
-		done | sort -s -k1,1 | cut -d' ' -f2-
-		say "for-next for-next"
-	} | if [ -n "${BUILDS:-}" ]; then
-		grep -E "^($(tr ' ' '|' <<<"$BUILDS")) "
-	else
-		cat
+	local all name names=()
+	all=$(full_plan)
+	if [ -z "${BUILDS:-}" ]; then
+		say "$all"
+		return
 	fi
+	read -r -a names <<<"$BUILDS"
+	[ "${#names[@]}" -gt 0 ] || die "BUILDS is set but names no kernel"
+	for name in "${names[@]}"; do
+		grep -q "^$name " <<<"$all" ||
+			die "BUILDS: no kernel '$name' in the build plan (kernels: $(cut -d' ' -f1 <<<"$all" | paste -sd' '))"
+	done
+	grep -E "^($(IFS='|' && say "${names[*]}")) " <<<"$all"
 }
 
 # A commit with the trees of all refs in $@ merged (the ref itself if one).
@@ -112,7 +336,7 @@ merged_commit() {
 # A git worktree of the kernel tree for a stage, created on first use.
 stage_worktree() {
 	local wt=$PRINTK_CACHE/worktrees/$1
-	if ! git -C "$wt" rev-parse --git-dir >/dev/null 2>&1; then
+	if ! is_git_tree "$wt"; then
 		rm -rf "$wt"
 		tgit worktree prune
 		tgit worktree add -q --detach "$wt" "$(base_ref)" >&2
@@ -121,11 +345,23 @@ stage_worktree() {
 }
 
 # Result caching: a stage keeps what it found for a state under a key of
-# everything that state's result depends on (tree, config, the code that
-# produced it), and skips the work when the key comes round again, as
-# ccache does for one file.  FORCE=1 redoes everything.
+# everything that state's result depends on (tree, config, the code and
+# the tools that produced it), and skips the work when the key comes
+# round again, as ccache does for one file.  FORCE=1 redoes everything.
 key_of() { say "$*" | sha1sum | cut -c1-20; }
 cached() { [ -z "${FORCE:-}" ] && [ -e "$1" ]; }
+
+# The versions of tools $@, for the keys of what they produce.
+tool_versions() {
+	local tool
+	for tool in "$@"; do
+		case $tool in
+		perl) perl -e 'print "perl $^V\n"' ;;
+		ld) ld --version | sed -n 1p ;;
+		*) "$tool" --version 2>&1 | sed -n 1p ;;
+		esac
+	done
+}
 
 # Entries of cache directory $1 not used for two weeks go.
 prune_cache() {
@@ -147,13 +383,14 @@ kmake() {
 # ci/kernel.config and the one $KCONFIG_EXTRA names.
 config_fragments() { printf '%s\n' "$TOP/ci/kernel.config" ${KCONFIG_EXTRA:+"$KCONFIG_EXTRA"}; }
 
-# What a build in $OBJ depends on besides the tree: the fragments and how
-# they are applied and built.
+# What a build in $OBJ depends on besides the tree: the fragments, how
+# they are applied and built, and the compiler and linker.
 build_inputs() {
 	local fragments
-	mapfile -t fragments < <(config_fragments)
+	read_lines fragments config_fragments
 	cat "${fragments[@]}"
 	declare -f kmake config_fragments configure
+	tool_versions gcc ld
 }
 
 # tinyconfig + config_fragments in $OBJ.  With "strict", every option of
@@ -161,7 +398,7 @@ build_inputs() {
 # kept when nothing changed, so that an unchanged config rebuilds nothing.
 configure() {
 	local missing fragments
-	mapfile -t fragments < <(config_fragments)
+	read_lines fragments config_fragments
 	mkdir -p "$OBJ"
 	[ ! -f "$OBJ/.config" ] || cp -p "$OBJ/.config" "$OBJ/.config.prev"
 	kmake -s tinyconfig >/dev/null
@@ -171,7 +408,7 @@ configure() {
 	# A later fragment overrides an earlier one, as in merge_config.sh.
 	missing=$(cat "${fragments[@]}" | grep '^CONFIG_' |
 		awk -F= '{ last[$1] = $0 } END { for (o in last) print last[o] }' |
-		grep -vxFf "$OBJ/.config" || true)
+		matching -vxFf "$OBJ/.config")
 	[ "${1:-}" != strict ] || [ -z "$missing" ] ||
 		die "config options of ${fragments[*]#"$TOP/"} not in the final .config (missing dependency?):
 $missing"
@@ -179,4 +416,59 @@ $missing"
 		mv "$OBJ/.config.prev" "$OBJ/.config"
 	fi
 	rm -f "$OBJ/.config.prev"
+}
+
+# Results as data, in the shape of KernelCI's KCIDB v4 reports: a stage
+# collects checkouts (trees), builds and tests (lint checks, boot
+# scenarios) with kcidb_* into $KCIDB, and kcidb_write puts them into one
+# JSON file, from which its Markdown tables are rendered.
+KCIDB_ORIGIN=printk_tree
+
+kcidb_start() {
+	KCIDB=$1
+	mkdir -p "$KCIDB"
+	: >"$KCIDB/checkouts"
+	: >"$KCIDB/builds"
+	: >"$KCIDB/tests"
+}
+
+# kcidb_checkout COMMIT BRANCH: the checkout of COMMIT's tree; prints its id.
+kcidb_checkout() {
+	local id
+	id=$KCIDB_ORIGIN:$(tgit rev-parse "$1^{tree}")
+	jq -cn --arg id "$id" --arg origin "$KCIDB_ORIGIN" --arg commit "$(tgit rev-parse "$1^{commit}")" \
+		--arg branch "$2" '{id: $id, origin: $origin, tree_name: "printk-tree",
+			git_commit_hash: $commit, git_repository_branch: $branch, valid: true}' \
+		>>"$KCIDB/checkouts"
+	say "$id"
+}
+
+# kcidb_build ID CHECKOUT-ID VALID LOG MISC-JSON
+kcidb_build() {
+	jq -cn --arg id "$KCIDB_ORIGIN:$1" --arg origin "$KCIDB_ORIGIN" --arg checkout "$2" \
+		--argjson valid "$3" --arg log "file://$4" --argjson misc "$5" \
+		'{id: $id, origin: $origin, checkout_id: $checkout, architecture: "x86_64",
+		  config_name: "ci/kernel.config", valid: $valid, log_url: $log, misc: $misc}' \
+		>>"$KCIDB/builds"
+}
+
+# kcidb_test BUILD-ID PATH STATUS COMMENT LOG MISC-JSON; STATUS is one of
+# PASS, FAIL, ERROR (the test did not complete) and SKIP.
+kcidb_test() {
+	case $3 in PASS | FAIL | ERROR | SKIP) ;; *) die "kcidb_test: bad status '$3'" ;; esac
+	jq -cn --arg id "$KCIDB_ORIGIN:$1:$2" --arg origin "$KCIDB_ORIGIN" \
+		--arg build "$KCIDB_ORIGIN:$1" --arg path "$2" --arg status "$3" \
+		--arg comment "$4" --arg log "${5:+file://$5}" --argjson misc "$6" \
+		'{id: $id, origin: $origin, build_id: $build, path: $path, status: $status,
+		  comment: $comment, misc: $misc} + (if $log == "" then {} else {log_url: $log} end)' \
+		>>"$KCIDB/tests"
+}
+
+# The collected objects as a KCIDB v4.3 report in file $1.
+kcidb_write() {
+	jq -n --slurpfile checkouts "$KCIDB/checkouts" --slurpfile builds "$KCIDB/builds" \
+		--slurpfile tests "$KCIDB/tests" \
+		'{version: {major: 4, minor: 3}, checkouts: ($checkouts | unique_by(.id)),
+		  builds: ($builds | unique_by(.id)), tests: $tests}' >"$1.tmp"
+	mv "$1.tmp" "$1"
 }

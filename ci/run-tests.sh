@@ -1,34 +1,50 @@
 #!/usr/bin/env bash
-# run-tests.sh - run the project's own tests and total them
+# run-tests.sh - run the project's own tests (make check) under prove's
+# harness, TAP::Harness
 #
-# Runs every ci/t/t*.sh script and cocci/run-tests.sh; each prints TAP
-# lines.  Ends with one line: "N passed, N failed".
+# Every ci/t/t*.sh script and cocci/run-tests.sh prints TAP (or the
+# scripts named on the command line).  The harness checks each script's
+# plan, exit status and output: a script that dies part way, plans wrong
+# or exits non-zero is a failure even where its lines said ok.  A case
+# skipped ("ok N # SKIP why") or a script skipped ("1..0 # SKIP why") is
+# counted as a skip, never as a pass.  Ends with one line:
+# "N passed, N failed, N skipped".
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-passed=0
-failed=0
-
-run_script() {
-	local out
-	out=$(bash "$@" 2>&1) || true
-	printf '%s\n' "$out" | grep -v '^1\.\.[0-9]*$' | grep -v '^[0-9]* passed, [0-9]* failed$' || true
-	passed=$((passed + $(grep -c '^ok ' <<<"$out" || true)))
-	failed=$((failed + $(grep -c '^not ok ' <<<"$out" || true)))
-	# A script that died before reporting anything is a failure too.
-	if ! grep -q '^\(not \)\?ok ' <<<"$out"; then
-		say "not ok - $* reported no results"
-		failed=$((failed + 1))
-	fi
-}
-
 main() {
-	local t
-	for t in "$TOP"/ci/t/t[0-9]*.sh; do
-		run_script "$t"
-	done
-	[ ! -f "$TOP/cocci/run-tests.sh" ] || run_script "$TOP/cocci/run-tests.sh"
-	say "$passed passed, $failed failed"
-	[ "$failed" = 0 ]
+	local tests=("$TOP"/ci/t/t[0-9]*.sh "$TOP/cocci/run-tests.sh")
+	[ $# = 0 ] || tests=("$@")
+	# A failure is reported by the harness and the totals line.
+	perl - "${tests[@]}" <<-'PERL' || exit 1
+	use strict;
+	use warnings;
+	use TAP::Harness;
+
+	my $harness = TAP::Harness->new({ exec => ['bash'], verbosity => 1, merge => 1, timer => 1 });
+	my $aggregate = $harness->runtests(@ARGV);
+	my ($passed, $failed, $skipped) = (0, 0, 0);
+	for my $script ($aggregate->descriptions) {
+		my ($parser) = $aggregate->parsers($script);
+		if ($parser->skip_all) {
+			$skipped++;
+			next;
+		}
+		$skipped += $parser->skipped;
+		$passed += $parser->passed - $parser->skipped;
+		$failed += $parser->failed;
+		# The script itself failed: a plan that does not match, or an
+		# exit status that its failed cases do not explain.
+		if ($parser->parse_errors ||
+		    (($parser->exit || $parser->wait) && !$parser->failed)) {
+			print "not ok - $script: ", join('; ', $parser->parse_errors,
+				$parser->exit ? "exit status " . $parser->exit : (),
+				$parser->wait ? "wait status " . $parser->wait : ()), "\n";
+			$failed++;
+		}
+	}
+	print "$passed passed, $failed failed, $skipped skipped\n";
+	exit($failed ? 1 : 0);
+	PERL
 }
 
 main "$@"

@@ -34,13 +34,16 @@ main() {
 	start=$(date +%s)
 
 	# One file per group, so that spatch handles each file on its own.
-	(cd "$tree" && grep -rlwE --include='*.[ch]' 'pr_cont|KERN_CONT' . |
+	# grep exits 1 when no file matches: no candidates, not an error.
+	(cd "$tree" && { grep -rlwE --include='*.[ch]' 'pr_cont|KERN_CONT' . || [ $? = 1 ]; } |
 		sed 's|^\./||' | sort) >"$WORK/files"
 	files=$(wc -l <"$WORK/files")
 	sed 's/$/\n/' "$WORK/files" >"$WORK/groups"
 
+	: >"$WORK/report"
+	: >"$WORK/errors"
 	# shellcheck disable=SC2046 # the options are words
-	(cd "$tree" && "$SPATCH" --very-quiet --sp-file "$COCCI" -D report \
+	[ "$files" = 0 ] || (cd "$tree" && "$SPATCH" --very-quiet --sp-file "$COCCI" -D report \
 		$(grep "Options:" "$COCCI" | cut -d: -f2) \
 		--jobs "$JOBS" --file-groups "$WORK/groups") \
 		>"$WORK/report" 2>"$WORK/errors" ||

@@ -30,10 +30,9 @@
 
 MAIL_DIR=$TOP/mail
 MAIL_OUT=$OUT/mail
-REVISIONS="v1 v2 v3 v4"
+REVISIONS=(v1 v2 v3 v4)
 SERIES=printk-safe
 PREP_BRANCH=b4/$SERIES
-CHANGE_ID=$(grep -v '^#' "$MAIL_DIR/change-id")
 LINKMASK=https://lore.kernel.org/r/
 
 # b4 0.12 finds the cover commit with 'git log --since=1.year', which stops
@@ -41,9 +40,6 @@ LINKMASK=https://lore.kernel.org/r/
 # committer date (author dates are the 2016 ones).  Midnight UTC today keeps
 # the commits, and so the range-diffs, the same for every run of the day.
 COMMIT_DATE=${MAIL_COMMIT_DATE:-$(date -u +%Y-%m-%dT00:00:00Z)}
-
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/mail-export.XXXXXX")
-trap 'rm -rf "$WORK" "$APPLY_TMP"' EXIT
 
 # b4 in the worktree, offline and never asking.  sendemail.smtpserver makes
 # b4 use "SMTP" (a command that fails) rather than its web endpoint, which
@@ -74,12 +70,13 @@ load_revision() {
 
 # The patch files of the loaded revision $1, in order.
 revision_patches() {
-	local topic
+	local topic topics
 	if [ -z "$rev_topics" ]; then
 		topic_patches "$MAIL_DIR/$1"
 		return
 	fi
-	for topic in $rev_topics; do
+	read -r -a topics <<<"$rev_topics"
+	for topic in "${topics[@]}"; do
 		[ -f "$TOPICS_DIR/$topic/topic.conf" ] || die "mail/$1: no topic $topic in $TOPICS_DIR"
 		topic_patches "$TOPICS_DIR/$topic"
 	done
@@ -95,8 +92,9 @@ commit_patches() {
 	GIT_INDEX_FILE=$INDEX tgit read-tree "$tip"
 	for patch in "$@"; do
 		k=$((k + 1))
-		tip=$(commit_patch "$patch" "$tip" "$((epoch + k)) ${rev_date##* }" "$COMMIT_DATE") ||
+		[ "$(patch_state "$patch")" = applies ] ||
 			die "$(basename "$(dirname "$patch")")/$(basename "$patch") does not apply: $(cat "$INDEX.err")"
+		tip=$(commit_patch "$patch" "$tip" "$((epoch + k)) ${rev_date##* }" "$COMMIT_DATE")
 	done
 	say "$tip"
 }
@@ -105,14 +103,10 @@ commit_patches() {
 # topic's patches (MAINTAINERS.fragment) applied.  get_maintainer.pl reads
 # it with --mpath, so the series' tree itself needs no MAINTAINERS change.
 write_maintainers() {
-	local v4_tip=$1 dir tree
-	for dir in $(topic_dirs); do
-		load_topic "$dir"
-		[ "$topic_name" = maintainers ] && break
-	done
-	[ "$topic_name" = maintainers ] || die "no maintainers topic in $TOPICS_DIR"
-	# shellcheck disable=SC2046
-	tree=$(commit_patches "$v4_tip" $(topic_patches "$dir"))^{tree}
+	local v4_tip=$1 dir=${TOPIC_DIR[maintainers]:-} tree patches
+	[ -n "$dir" ] || die "no maintainers topic in $TOPICS_DIR"
+	read_lines patches topic_patches "$dir"
+	tree=$(commit_patches "$v4_tip" "${patches[@]}")"^{tree}"
 	tgit cat-file blob "$tree:MAINTAINERS" >"$WORK/MAINTAINERS"
 	# The same file as on topic/maintainers, unless the branches are stale.
 	if tgit rev-parse -q --verify refs/heads/topic/maintainers >/dev/null &&
@@ -130,7 +124,7 @@ get_maintainers() {
 	(cd "$WT" && perl scripts/get_maintainer.pl "${opts[@]}" --nom "$@") >"$WORK/lists"
 	[ -s "$WORK/to" ] || die "get_maintainer.pl found no maintainer for $1"
 	# Like b4, name nobody twice: reviewers of one file may maintain another.
-	grep -vxFf "$WORK/to" "$WORK/lists" >"$WORK/cc" || true
+	matching -vxFf "$WORK/to" "$WORK/lists" >"$WORK/cc"
 }
 
 # Message-Id (without <>) of the cover letter written for revision $1.
@@ -193,7 +187,7 @@ print(json.dumps(tracking, indent=2))' "$CHANGE_ID" "$n" "${history[@]}"
 # rewritten here instead, in the same format, and the patches put back on
 # top of it.
 prep_revision() {
-	local v=$1 n=$2 m cover tip c
+	local v=$1 n=$2 m cover tip c commits
 	m=$(tgit rev-list --count "$BASE_COMMIT..refs/heads/mail/$v")
 	wgit checkout -q -B "$PREP_BRANCH" "refs/heads/mail/$v"
 	b4_run prep -e "$BASE_COMMIT"
@@ -210,7 +204,8 @@ prep_revision() {
 	} >"$WORK/cover"
 	tip=$(GIT_AUTHOR_DATE=$rev_date GIT_COMMITTER_DATE=$COMMIT_DATE \
 		tgit commit-tree "$BASE_COMMIT^{tree}" -p "$BASE_COMMIT" -F "$WORK/cover")
-	for c in $(tgit rev-list --reverse "$BASE_COMMIT..refs/heads/mail/$v"); do
+	read_lines commits tgit rev-list --reverse "$BASE_COMMIT..refs/heads/mail/$v"
+	for c in "${commits[@]}"; do
 		tip=$(tgit log -1 --format=%B "$c" |
 			GIT_AUTHOR_NAME=$(tgit log -1 --format=%an "$c") \
 			GIT_AUTHOR_EMAIL=$(tgit log -1 --format=%ae "$c") \
@@ -300,7 +295,7 @@ tag_sent() {
 # sent tag or, for the last revision, the b4 prep branch.
 revision_refs() {
 	local ref=refs/tags/sent/$SERIES-$1
-	[ "$1" != "${REVISIONS##* }" ] || ref=refs/heads/$PREP_BRANCH
+	[ "$1" != "${REVISIONS[-1]}" ] || ref=refs/heads/$PREP_BRANCH
 	tgit rev-parse -q --verify "refs/heads/mail/$1" || say none
 	tgit rev-parse -q --verify "$ref" || say none
 }
@@ -309,20 +304,20 @@ revision_refs() {
 # as at the last export and its messages and refs are still there.
 # REV_KEY is the key of everything up to the revision last exported.
 export_revision() {
-	local v=$1 n=${1#v} list patches tip m stamp=$MAIL_OUT/$1.done
+	local v=$1 n=${1#v} patches tip m stamp=$MAIL_OUT/$1.done inputs refs
 	load_revision "$v"
-	list=$(revision_patches "$v")
-	mapfile -t patches <<<"$list"
-	[ -n "$list" ] || die "mail/$v: no patches"
-	REV_KEY=$(key_of "$REV_KEY" "$(cat "${patches[@]}" "$MAIL_DIR/$v"/* "$MAIL_DIR/cover" \
-		"${BASH_SOURCE[0]}" "$WORK/MAINTAINERS")" "$CHANGE_ID $COMMIT_DATE $BASE_COMMIT" \
-		"$(b4 --version)")
-	if cached "$stamp" && [ "$(cat "$stamp")" = "$REV_KEY $(revision_refs "$v")" ] &&
+	read_lines patches revision_patches "$v"
+	[ "${#patches[@]}" -gt 0 ] || die "mail/$v: no patches"
+	inputs=$(cat "${patches[@]}" "$MAIL_DIR/$v"/* "$MAIL_DIR/cover" "${BASH_SOURCE[0]}" "$WORK/MAINTAINERS")
+	REV_KEY=$(key_of "$REV_KEY" "$inputs" "$CHANGE_ID $COMMIT_DATE $BASE_COMMIT" "$TOOLS")
+	refs=$(revision_refs "$v")
+	if cached "$stamp" && [ "$(cat "$stamp")" = "$REV_KEY $refs" ] &&
 		[ -s "$MAIL_OUT/$v.mbox" ]; then
 		say "mail: $v: up to date -> $MAIL_OUT/$v.mbox"
 		return
 	fi
 	rm -f "$stamp"
+	say "mail: $v: started (b4 log: $WORK/b4.log, messages: $MAIL_OUT/$v)"
 	tip=$(commit_patches "$BASE_COMMIT" "${patches[@]}")
 	tgit update-ref "refs/heads/mail/$v" "$tip"
 	m=${#patches[@]}
@@ -336,16 +331,17 @@ export_revision() {
 }
 
 main() {
-	local v list v4_patches tip
+	local v v4_patches tip plan=()
 	need_tree
-	command -v b4 >/dev/null || die "b4 is not installed (make deps)"
+	command -v b4 >/dev/null || die "b4 is not installed: install the Debian package 'b4' (make deps)"
+	stage_lock mail
+	apply_init
+	load_topics
+	scratch_dir WORK mail-export
+	CHANGE_ID=$(grep -v '^#' "$MAIL_DIR/change-id")
+	TOOLS=$(tool_versions b4 git perl)
 	BASE=$(base_ref)
 	BASE_COMMIT=$(tgit rev-parse "$BASE^{commit}")
-	# One export at a time: they share the worktree and the refs (make
-	# check runs one too).
-	mkdir -p "$PRINTK_CACHE/worktrees"
-	exec 9>"$PRINTK_CACHE/worktrees/mail.lock"
-	flock 9
 	WT=$(stage_worktree mail)
 	# A run that died in git am leaves its session behind.
 	[ ! -d "$(wgit rev-parse --absolute-git-dir)/rebase-apply" ] || wgit am --abort
@@ -355,17 +351,15 @@ main() {
 	REV_KEY=
 	# The MAINTAINERS of v4 serves every revision; v4 is built first for it.
 	load_revision v4
-	list=$(revision_patches v4)
-	mapfile -t v4_patches <<<"$list"
+	read_lines v4_patches revision_patches v4
 	tip=$(commit_patches "$BASE_COMMIT" "${v4_patches[@]}")
 	write_maintainers "$tip"
-	for v in $REVISIONS; do
+	for v in "${REVISIONS[@]}"; do
 		export_revision "$v"
+		plan+=("mail-$v refs/heads/mail/$v topic/$SELFTEST_TOPIC")
 	done
-	[ -n "${MAIL_NO_BUILD:-}" ] || PLAN=$(for v in $REVISIONS; do
-		say "mail-$v refs/heads/mail/$v topic/$SELFTEST_TOPIC"
-	done) bash "$TOP/ci/build.sh"
-	say "mail: ${REVISIONS// /, } on $BASE, change-id $CHANGE_ID; $PREP_BRANCH holds v4 (b4 send in $WT), tags sent/$SERIES-v1..v3"
+	[ -n "${MAIL_NO_BUILD:-}" ] || PLAN=$(printf '%s\n' "${plan[@]}") bash "$TOP/ci/build.sh"
+	say "mail: ${REVISIONS[*]} on $BASE, change-id $CHANGE_ID; $PREP_BRANCH holds ${REVISIONS[-1]} (b4 send in $WT), tags sent/$SERIES-v1..v3"
 }
 
 main "$@"

@@ -4,6 +4,8 @@
 # For every topic branch that differs from what regen.sh last wrote, the
 # whole topic is re-exported with git format-patch, replacing the topic's
 # patch files.  Afterwards regen.sh rebuilds the same trees from topics/.
+# Nothing is written unless every topic to export has no uncommitted
+# edits in topics/ (it must be in git, so that this can be told).
 . "$(dirname "$0")/../ci/lib.sh"
 
 # Where the commits of topic branch $1 start: its parent branch if the
@@ -20,37 +22,67 @@ range_start() {
 	die "cannot tell where $branch starts: it is not on top of $parent"
 }
 
-export_topic() {
-	local dir=$1 base=$2 branch=topic/$topic_name start
+# The first commit not to export for the loaded topic.
+topic_start() {
+	local branch=topic/$topic_name
 	if [ -n "$topic_depends" ]; then
-		start=$(range_start "$branch" "topic/$topic_depends")
+		range_start "$branch" "topic/$topic_depends"
 	else
-		tgit merge-base --is-ancestor "$base" "refs/heads/$branch" ||
-			die "$branch is not based on $base"
-		start=$base
+		tgit merge-base --is-ancestor "$BASE_COMMIT" "refs/heads/$branch" ||
+			die "$branch is not based on $(base_ref)"
+		say "$BASE_COMMIT"
 	fi
-	[ -z "$(git -C "$dir" status --porcelain -- .)" ] ||
-		die "$dir has uncommitted changes: commit them before exporting over them"
+}
+
+# Is the loaded topic's branch other than regeneration left it?
+changed() {
+	local branch=topic/$topic_name
+	tgit rev-parse -q --verify "refs/heads/$branch" >/dev/null || return 1
+	[ "$(tgit rev-parse "refs/heads/$branch")" != \
+	  "$(tgit rev-parse -q --verify "refs/regen/$branch" || true)" ]
+}
+
+require_committed() {
+	local dir=$1 status
+	status=$(git -C "$dir" status --porcelain -- . 2>&1) ||
+		die "$dir is not in a git repository: cannot tell whether exporting would overwrite edits ($status)"
+	[ -z "$status" ] ||
+		die "$dir has uncommitted changes: commit them before exporting over them:
+$status"
+}
+
+# Replace the patches of topic directory $1 with commits $2..topic/<name>.
+export_topic() {
+	local dir=$1 start=$2 branch=topic/$topic_name new patch
+	scratch_dir new export
+	tgit format-patch -q --zero-commit --no-signature -o "$new" "$start..refs/heads/$branch"
 	rm -f "$dir"/*.patch
-	tgit format-patch -q --zero-commit --no-signature -o "$dir" "$start..refs/heads/$branch"
+	for patch in "$new"/*.patch; do
+		[ ! -f "$patch" ] || mv "$patch" "$dir/"
+	done
 	tgit update-ref "refs/regen/$branch" "refs/heads/$branch"
 	say "export: $branch -> $(basename "$dir") ($(tgit rev-list --count "$start..refs/heads/$branch") patches)"
 }
 
 main() {
-	local base dir branch exported=0
+	local dir todo=() starts=() start i
 	need_tree
-	base=$(base_ref)
-	for dir in $(topic_dirs); do
+	stage_lock export-topics
+	load_topics
+	BASE_COMMIT=$(tgit rev-parse "$(base_ref)^{commit}")
+	for dir in "${TOPIC_DIRS[@]}"; do
 		load_topic "$dir"
-		branch=topic/$topic_name
-		tgit rev-parse -q --verify "refs/heads/$branch" >/dev/null || continue
-		[ "$(tgit rev-parse "refs/heads/$branch")" != \
-		  "$(tgit rev-parse -q --verify "refs/regen/$branch" || true)" ] || continue
-		export_topic "$dir" "$base"
-		exported=$((exported + 1))
+		changed || continue
+		require_committed "$dir"
+		start=$(topic_start)
+		todo+=("$dir")
+		starts+=("$start")
 	done
-	say "export: $exported topic(s) exported; run 'make topics' to regenerate"
+	for i in "${!todo[@]}"; do
+		load_topic "${todo[i]}"
+		export_topic "${todo[i]}" "${starts[i]}"
+	done
+	say "export: ${#todo[@]} topic(s) exported; run 'make topics' to regenerate"
 }
 
 main "$@"

@@ -5,13 +5,17 @@
 # depends on (or on the distro base), and for-next merges all topics in
 # series order.  Commits are made with plumbing on a private index, so the
 # maintainer's checkout is never touched, and refs are only updated once
-# every topic applied: a failure leaves the tree exactly as it was.
+# every topic applied, in one transaction that checks each ref still has
+# the value this run started from: a failure, or a commit made on a branch
+# meanwhile, leaves the tree exactly as it was.
 #
 # refs/regen/<branch> remembers what the last run wrote to <branch>; commits
 # on a branch beyond that are the maintainer's own, and regeneration refuses
 # to drop them (see export.sh).
 . "$(dirname "$0")/../ci/lib.sh"
 . "$TOP/topics/apply.sh"
+
+ZERO=0000000000000000000000000000000000000000
 
 require_clean_tree() {
 	local gitdir f hidden
@@ -30,39 +34,41 @@ $hidden
 add them with 'git add -f' and commit them, or move them away"
 }
 
-# Commits on $1 that the last regeneration did not write.
+# The value of ref $1 now, or the zero id if it does not exist.
+ref_value() { tgit rev-parse -q --verify "$1" || say "$ZERO"; }
+
+# Commits on branch $1 that the last regeneration did not write.
 local_commits() {
 	local branch=$1 base=$2
-	tgit rev-parse -q --verify "refs/heads/$branch" >/dev/null || return 0
-	if tgit rev-parse -q --verify "refs/regen/$branch" >/dev/null; then
+	[ "${OLD[refs/heads/$branch]}" != "$ZERO" ] || return 0
+	if [ "${OLD[refs/regen/$branch]}" != "$ZERO" ]; then
 		tgit rev-list "refs/regen/$branch..refs/heads/$branch"
 	else
 		tgit rev-list "$base..refs/heads/$branch"
 	fi
 }
 
+# Refuse to regenerate over commits that are only on a branch; $1 is the
+# base, $2... the branches.
 require_no_local_commits() {
-	local base=$1 dir branch commits bad=
-	for dir in $(topic_dirs); do
-		load_topic "$dir"
-		branch=topic/$topic_name
+	local base=$1 branch commits bad=
+	shift
+	for branch in "$@"; do
 		commits=$(local_commits "$branch" "$base")
-		[ -z "$commits" ] && continue
-		warn "$branch has commits that are not in topics/$(basename "$dir"):"
-		tgit log --oneline --no-decorate $commits -- >&2
+		[ -n "$commits" ] || continue
+		if [[ $branch == topic/* ]]; then
+			warn "$branch has commits that are not in topics/$(basename "${TOPIC_DIR[${branch#topic/}]}"):"
+		else
+			warn "$branch has commits that regeneration would drop:"
+		fi
+		tgit log --oneline --no-decorate --no-walk=unsorted --stdin <<<"$commits" >&2
 		bad=1
 	done
-	commits=$(local_commits for-next "$base")
-	if [ -n "$commits" ]; then
-		warn "for-next has commits that regeneration would drop:"
-		tgit log --oneline --no-decorate $commits -- >&2
-		bad=1
-	fi
 	[ -z "$bad" ] ||
 		die "refusing to regenerate: save those commits with 'make export-topics' (topics/export.sh) or delete the branch"
 }
 
-# Merge the topic tips $3... into base $1 as for-next; $2 is the topic names.
+# Merge the topic tips into base $1 as for-next; $2... are name, tip pairs.
 build_for_next() {
 	local tip=$1 name commit tree date out
 	shift
@@ -70,10 +76,9 @@ build_for_next() {
 		name=$1 commit=$2
 		shift 2
 		tgit merge-base --is-ancestor "$commit" "$tip" && continue
-		if ! out=$(tgit merge-tree --write-tree --name-only "$tip" "$commit"); then
+		out=$(tgit merge-tree --write-tree --name-only "$tip" "$commit") ||
 			die "topic $name conflicts with the topics merged before it in for-next:
 $(sed -n '2,/^$/p' <<<"$out")"
-		fi
 		tree=$(head -n 1 <<<"$out")
 		date=$(tgit log -1 --format=%ad --date=raw "$commit")
 		tip=$(GIT_AUTHOR_DATE=$date GIT_COMMITTER_DATE=$date \
@@ -84,49 +89,46 @@ $(sed -n '2,/^$/p' <<<"$out")"
 }
 
 main() {
-	local base base_commit dir tip parent name names=() merges=() updates= head old new
-	declare -A tips
+	local base base_commit dir tip parent branches=() merges=() ref
+	local -A tips
+	declare -gA OLD=()
 
 	need_tree
+	stage_lock topics
+	apply_init
+	load_topics
 	base=$(base_ref)
 	base_commit=$(tgit rev-parse "$base^{commit}")
 	require_clean_tree
-	require_no_local_commits "$base_commit"
+	for dir in "${TOPIC_DIRS[@]}"; do
+		load_topic "$dir"
+		branches+=("topic/$topic_name")
+	done
+	branches+=(for-next)
+	for ref in "${branches[@]}"; do
+		OLD[refs/heads/$ref]=$(ref_value "refs/heads/$ref")
+		OLD[refs/regen/$ref]=$(ref_value "refs/regen/$ref")
+	done
+	require_no_local_commits "$base_commit" "${branches[@]}"
 
 	say "topics: regenerating onto $base"
-	for dir in $(topic_dirs); do
+	for dir in "${TOPIC_DIRS[@]}"; do
 		load_topic "$dir"
-		if [ -n "$topic_depends" ]; then
-			parent=${tips[$topic_depends]:-}
-			[ -n "$parent" ] ||
-				die "topic $topic_name depends on '$topic_depends', which is not an earlier topic"
-		else
-			parent=$base_commit
-		fi
-		tip=$(build_topic "$dir" "$parent") || exit 1
+		parent=$base_commit
+		[ -z "$topic_depends" ] || parent=${tips[$topic_depends]}
+		tip=$(build_topic "$dir" "$parent")
 		tips[$topic_name]=$tip
-		names+=("$topic_name")
 		merges+=("$topic_name" "$tip")
 	done
-	tip=$(build_for_next "$base_commit" "${merges[@]}")
+	tips[for-next]=$(build_for_next "$base_commit" "${merges[@]}")
 
-	for name in "${names[@]}"; do
-		updates+="update refs/heads/topic/$name ${tips[$name]}
-update refs/regen/topic/$name ${tips[$name]}
-"
-	done
-	updates+="update refs/heads/for-next $tip
-update refs/regen/for-next $tip
-"
-	# Keep the maintainer's checkout in step if it is on a rewritten branch.
-	head=$(tgit symbolic-ref -q HEAD || true)
-	old=$(tgit rev-parse HEAD)
-	printf '%s' "$updates" | tgit update-ref --stdin
-	new=$(tgit rev-parse HEAD)
-	if [ -n "$head" ] && [ "$old" != "$new" ]; then
-		tgit read-tree -m -u "$old" "$new"
-	fi
-	say "topics: ${#names[@]} topics on $base, for-next at $(tgit rev-parse --short "$tip")"
+	for ref in "${branches[@]}"; do
+		tip=${tips[${ref#topic/}]}
+		say "update refs/heads/$ref $tip ${OLD[refs/heads/$ref]}"
+		say "update refs/regen/$ref $tip ${OLD[refs/regen/$ref]}"
+	done | update_refs ||
+		die "a branch moved while regenerating (a commit made meanwhile?): nothing was updated; run 'make topics' again"
+	say "topics: ${#TOPIC_DIRS[@]} topics on $base, for-next at $(tgit rev-parse --short "${tips[for-next]}")"
 }
 
 main "$@"

@@ -1,34 +1,52 @@
 #!/usr/bin/env bash
 # setup.sh - import the Debian linux-source tarball as a distro base commit
 #
-# The first import unpacks the tarball into $PRINTK_TREE and commits it on
-# branch 'distro'.  A later, different tarball is committed on top of the
-# previous import (so 'git diff distro/A distro/B' shows the distro update)
-# without touching the maintainer's checkout.  Each import is tagged
-# distro/<kernel version>.  Importing the same tarball again is a no-op.
+# The first import builds the tree in a scratch directory next to
+# $PRINTK_TREE and moves it into place when it is complete, so that an
+# interrupted import leaves nothing half-made behind.  A later, different
+# tarball is committed on top of the previous import on branch 'distro'
+# (so 'git diff distro/A distro/B' shows the distro update); a checkout on
+# that branch moves along.  Each import is tagged distro/<kernel version>.
+# Importing the same tarball again is a no-op.
 . "$(dirname "$0")/../ci/lib.sh"
 
 DISTRO_IDENT_NAME="Debian Kernel Team"
 DISTRO_IDENT_EMAIL="debian-kernel@lists.debian.org"
-SCRATCH=
-trap '[ -z "$SCRATCH" ] || rm -rf "$SCRATCH"' EXIT
+SOURCE_PACKAGE=linux-source
+
+# The tarball to import: $TARBALL, or the newest one Debian's package
+# installed.
+find_tarball() {
+	local newest
+	if [ -n "${TARBALL:-}" ]; then
+		[ -f "$TARBALL" ] || die "no kernel source tarball $TARBALL"
+		say "$TARBALL"
+		return
+	fi
+	newest=$(compgen -G '/usr/src/linux-source-*.tar.xz' | sort -V | tail -n 1) ||
+		die "no kernel source tarball /usr/src/linux-source-*.tar.xz: install the Debian package '$SOURCE_PACKAGE' with 'make deps' (or 'apt-get install $SOURCE_PACKAGE' as root)"
+	say "$newest"
+}
+
+# git on the repository being imported into.
+igit() { git -C "$REPO" "$@"; }
 
 tarball_package() {
-	dpkg-query -S "$TARBALL" 2>/dev/null | cut -d: -f1 | head -n 1
+	{ dpkg-query -S "$TARBALL" 2>/dev/null || true; } | cut -d: -f1 | sed -n 1p
 }
 
 package_version() {
 	local pkg
 	pkg=$(tarball_package)
-	[ -n "$pkg" ] || return 0
-	dpkg-query -W -f='${Version}' "$pkg"
+	[ -z "$pkg" ] || dpkg-query -W -f='${Version}' "$pkg"
 }
 
 # Tag already carrying this tarball, if any.
 tag_of_tarball() {
-	local sum=$1 tag
-	for tag in $(tgit tag -l 'distro/*'); do
-		if tgit cat-file tag "$tag" | grep -qx "Tarball-sha256: $sum"; then
+	local sum=$1 tag tags
+	read_lines tags igit tag -l 'distro/*'
+	for tag in "${tags[@]}"; do
+		if igit cat-file tag "$tag" | grep -qx "Tarball-sha256: $sum"; then
 			say "$tag"
 			return
 		fi
@@ -36,10 +54,9 @@ tag_of_tarball() {
 }
 
 kernel_version() {
-	local mk=$1
 	awk -F' = ' '/^VERSION =/ {v=$2} /^PATCHLEVEL =/ {p=$2}
 		/^SUBLEVEL =/ {s=$2} /^EXTRAVERSION =/ {e=$2; exit}
-		END {if (v == "") exit 1; printf "%s.%s.%s%s\n", v, p, s, e}' "$mk"
+		END {if (v == "") exit 1; printf "%s.%s.%s%s\n", v, p, s, e}' "$1"
 }
 
 unpack() {
@@ -52,84 +69,107 @@ unpack() {
 
 ensure_identity() {
 	# Commits in the tree need an identity; CI machines may have none.
-	tgit config user.email >/dev/null ||
-		tgit config user.email "printk-tree@localhost"
-	tgit config user.name >/dev/null ||
-		tgit config user.name "printk tree"
+	igit config user.email >/dev/null ||
+		igit config user.email "printk-tree@localhost"
+	igit config user.name >/dev/null ||
+		igit config user.name "printk tree"
 }
 
-# Commit the files in $1 (the unpacked source, staged through index file $2)
-# on top of branch 'distro'.
+# Commit the files in $1 (the unpacked source, staged through index file
+# $2) with message $3 as the next commit of branch 'distro'; print it.
 commit_import() {
-	local src=$1 index=$2 msg=$3 date tree parent commit
+	local src=$1 index=$2 msg=$3 date tree parent
 	# Debian's top-level .gitignore ignores everything ('/*'): force-add.
-	GIT_INDEX_FILE=$index git --git-dir="$PRINTK_TREE/.git" --work-tree="$src" \
-		add -f -A .
-	tree=$(GIT_INDEX_FILE=$index tgit write-tree)
+	GIT_INDEX_FILE=$index git --git-dir="$(igit rev-parse --absolute-git-dir)" \
+		--work-tree="$src" add -f -A .
+	tree=$(GIT_INDEX_FILE=$index igit write-tree)
 	date=$(stat -c %Y "$TARBALL")
-	parent=$(tgit rev-parse -q --verify refs/heads/distro || true)
-	commit=$(GIT_AUTHOR_NAME=$DISTRO_IDENT_NAME GIT_AUTHOR_EMAIL=$DISTRO_IDENT_EMAIL \
+	parent=$(igit rev-parse -q --verify refs/heads/distro || true)
+	GIT_AUTHOR_NAME=$DISTRO_IDENT_NAME GIT_AUTHOR_EMAIL=$DISTRO_IDENT_EMAIL \
 		GIT_COMMITTER_NAME=$DISTRO_IDENT_NAME GIT_COMMITTER_EMAIL=$DISTRO_IDENT_EMAIL \
 		GIT_AUTHOR_DATE="@$date +0000" GIT_COMMITTER_DATE="@$date +0000" \
-		tgit commit-tree "$tree" ${parent:+-p "$parent"} -m "$msg")
-	tgit update-ref refs/heads/distro "$commit" ${parent:-}
-	say "$commit"
+		igit commit-tree "$tree" ${parent:+-p "$parent"} -m "$msg"
 }
 
-main() {
-	local sum tag version pkgver staging index commit fresh= msg
-
-	[ -n "$TARBALL" ] && [ -f "$TARBALL" ] ||
-		die "no kernel source tarball (${TARBALL:-/usr/src/linux-source-*.tar.xz}): install the Debian package 'linux-source' (make deps)"
-	mkdir -p "$PRINTK_CACHE"
-
-	if [ ! -d "$PRINTK_TREE/.git" ]; then
-		[ ! -e "$PRINTK_TREE" ] || [ -z "$(ls -A "$PRINTK_TREE")" ] ||
-			die "$PRINTK_TREE exists and is not a git tree; move it away or set PRINTK_TREE"
-		git init -q -b distro "$PRINTK_TREE"
-		tgit config gc.auto 0
-		fresh=1
-	fi
-	ensure_identity
-
-	sum=$(sha256sum "$TARBALL" | cut -d' ' -f1)
-	tag=$(tag_of_tarball "$sum")
-	if [ -n "$tag" ]; then
-		say "setup: $TARBALL already imported as $tag ($(tgit rev-parse --short "$tag^{commit}"))"
-		return
-	fi
-
-	if [ -n "$fresh" ]; then
-		# The first import is the maintainer's checkout itself.
-		staging=$PRINTK_TREE
-		index=$PRINTK_TREE/.git/index
-	else
-		SCRATCH=$(mktemp -d "$PRINTK_CACHE/import.XXXXXX")
-		staging=$SCRATCH/src
-		index=$SCRATCH/index
-	fi
-	say "setup: unpacking $TARBALL"
-	unpack "$staging"
-	version=$(kernel_version "$staging/Makefile") || die "cannot read the kernel version from $TARBALL"
+# Import the unpacked tarball in $1 (index $2) and tag it; $3 is the
+# tarball's sha256.  The tag goes to TAG.
+import() {
+	local src=$1 index=$2 sum=$3 version pkgver tag msg commit parent
+	version=$(kernel_version "$src/Makefile") || die "cannot read the kernel version from $TARBALL"
 	pkgver=$(package_version)
 	tag=distro/$version
-	if tgit rev-parse -q --verify "refs/tags/$tag" >/dev/null; then
+	if igit rev-parse -q --verify "refs/tags/$tag" >/dev/null; then
 		# Same kernel version, new Debian revision: tag the package version.
-		[ -n "$pkgver" ] && ! tgit rev-parse -q --verify "refs/tags/distro/$pkgver" >/dev/null ||
+		[ -n "$pkgver" ] && ! igit rev-parse -q --verify "refs/tags/distro/$pkgver" >/dev/null ||
 			die "$tag already exists with different content and no free tag for $TARBALL${pkgver:+ ($pkgver)}"
 		tag=distro/$pkgver
 	fi
-
 	msg="Import $(basename "$TARBALL") ($version)
 
 Pristine kernel source of the Debian package${pkgver:+ $(tarball_package) $pkgver},
 imported by printk-tree tree-setup."
 	say "setup: committing $version (this takes a while for a full tree)"
-	commit=$(commit_import "$staging" "$index" "$msg")
-	tgit tag -a -m "$msg
+	parent=$(igit rev-parse -q --verify refs/heads/distro || true)
+	commit=$(commit_import "$src" "$index" "$msg")
+	igit tag -a -m "$msg
 
 Tarball-sha256: $sum" "$tag" "$commit"
-	say "setup: imported $TARBALL as $tag ($(tgit rev-parse --short "$commit"))"
+	if [ "$REPO" = "$PRINTK_TREE" ]; then
+		say "update refs/heads/distro $commit $parent" | update_refs
+	else
+		igit update-ref refs/heads/distro "$commit"
+	fi
+	TAG=$tag
+}
+
+# The first import: a new repository in a scratch directory beside
+# $PRINTK_TREE, moved into place once complete.
+first_import() {
+	local sum=$1 scratch
+	[ ! -e "$PRINTK_TREE" ] || [ -z "$(ls -A "$PRINTK_TREE")" ] ||
+		die "$PRINTK_TREE exists and is not a git tree; move it away or set PRINTK_TREE"
+	mkdir -p "$(dirname "$PRINTK_TREE")"
+	scratch=$(mktemp -d "$(dirname "$PRINTK_TREE")/.$(basename "$PRINTK_TREE").import.XXXXXX")
+	at_exit rm -rf "$scratch"
+	REPO=$scratch/tree
+	git init -q -b distro "$REPO"
+	igit config gc.auto 0
+	ensure_identity
+	say "setup: unpacking $TARBALL"
+	unpack "$REPO"
+	import "$REPO" "$REPO/.git/index" "$sum"
+	[ ! -e "$PRINTK_TREE" ] || rmdir "$PRINTK_TREE"
+	mv "$REPO" "$PRINTK_TREE"
+}
+
+# A later import: unpacked and staged in a scratch directory, committed
+# into the existing tree.
+next_import() {
+	local sum=$1 scratch
+	scratch=$(mktemp -d "$PRINTK_CACHE/import.XXXXXX")
+	at_exit rm -rf "$scratch"
+	say "setup: unpacking $TARBALL"
+	unpack "$scratch/src"
+	import "$scratch/src" "$scratch/index" "$sum"
+}
+
+main() {
+	local sum
+	TARBALL=$(find_tarball)
+	stage_lock setup
+	sum=$(sha256sum "$TARBALL" | cut -d' ' -f1)
+	REPO=$PRINTK_TREE
+	if ! is_git_tree "$PRINTK_TREE"; then
+		first_import "$sum"
+	else
+		TAG=$(tag_of_tarball "$sum")
+		if [ -n "$TAG" ]; then
+			say "setup: $TARBALL already imported as $TAG ($(tgit rev-parse --short "$TAG^{commit}"))"
+			return
+		fi
+		next_import "$sum"
+	fi
+	say "setup: imported $TARBALL as $TAG ($(tgit rev-parse --short "$TAG^{commit}"))"
 }
 
 main "$@"

@@ -30,7 +30,7 @@ test_expect_success 'the same source gives the same base commit on another machi
 	test "$(git -C linux2 rev-parse distro)" = "$(git -C linux rev-parse distro)"
 '
 
-test_expect_success 'a new distro version adds a tag, leaves the old one and the checkout' '
+test_expect_success 'a new distro version adds a tag; the checkout on distro moves along' '
 	old=$(git -C linux rev-parse "distro/6.1.90^{commit}") &&
 	make_fake_tarball "$TRASH" 91 &&
 	setup >out &&
@@ -39,12 +39,63 @@ test_expect_success 'a new distro version adds a tag, leaves the old one and the
 	test "$(git -C linux rev-parse "distro/6.1.91^{commit}^")" = "$old" &&
 	git -C linux show distro/6.1.91:kernel/printk/version.c >v &&
 	test_grep "sublevel 91" v &&
-	test_grep "sublevel 90" linux/kernel/printk/version.c
+	test_grep "sublevel 91" linux/kernel/printk/version.c &&
+	test -z "$(git -C linux status --porcelain)"
 '
 
-test_expect_success 'a missing tarball names the package to install' '
+test_expect_success 'a tarball that is not there is named' '
 	test_must_fail env TARBALL=$TRASH/nope.tar.xz bash "$TOP/tree-setup/setup.sh" 2>err &&
-	test_grep "install the Debian package .linux-source." err
+	test_grep "no kernel source tarball $TRASH/nope.tar.xz" err
+'
+
+# A machine without the kernel source: a tmpfs over /usr/src in a mount
+# namespace of its own, and a stand-in apt-get that installs nothing.
+test_lazy_prereq UNSHARE 'unshare -m true'
+
+without_source() {
+	unshare -m bash -c 'mount -t tmpfs none /usr/src && exec "$@"' - "$@"
+}
+
+test_expect_success UNSHARE 'without the tarball, make deps asks apt-get for linux-source' '
+	stand_in apt-get "echo \"\$*\" >>\"$TRASH/apt-get.log\"" &&
+	stand_in dpkg-query "case \"\$*\" in *linux-source*) exec /usr/bin/dpkg-query \"\$@\" ;; *) echo \"install ok installed\" ;; esac" &&
+	unset TARBALL &&
+	test_must_fail without_source make -C "$TOP" deps >out 2>&1 &&
+	# linux-source, or the package of the tarball where dpkg has it
+	test_grep "^deps: installing linux-source\(-[0-9.]*\)\?$" out &&
+	test_grep "install -y -qq --reinstall linux-source" apt-get.log &&
+	test_grep "packages still missing after .apt-get install.: linux-source" out
+'
+
+test_expect_success UNSHARE 'make deps asks for the other missing packages too' '
+	stand_in apt-get "echo \"\$*\" >>\"$TRASH/apt-get.log\"" &&
+	stand_in dpkg-query "case \"\$*\" in *linux-source*|*sparse*|*b4*) exit 1 ;; *) echo \"install ok installed\" ;; esac" &&
+	unset TARBALL &&
+	test_must_fail without_source make -C "$TOP" deps >out 2>&1 &&
+	test_grep "^deps: installing linux-source sparse b4$" out &&
+	test_grep "install -y -qq --reinstall linux-source sparse b4$" apt-get.log
+'
+
+test_expect_success UNSHARE 'without the tarball, setup names the package and the command' '
+	unset TARBALL &&
+	PRINTK_TREE=$TRASH/fresh &&
+	test_must_fail without_source bash "$TOP/tree-setup/setup.sh" 2>err &&
+	test_grep "install the Debian package .linux-source. with .make deps." err &&
+	test_grep "apt-get install linux-source" err &&
+	test ! -e fresh
+'
+
+test_expect_success 'Ctrl-C in the first import leaves no tree and no scratch behind' '
+	stand_in tar "echo \$\$ >\"$TRASH/tar.pid\"; exec sleep 600" &&
+	PRINTK_TREE=$TRASH/interrupted &&
+	set -m &&
+	{ ctrl_c_able bash "$TOP/tree-setup/setup.sh" >out 2>&1 & } &&
+	pid=$! &&
+	wait_for 30 test -s tar.pid &&
+	kill -INT -- "-$pid" &&
+	test_must_fail wait "$pid" &&
+	test ! -e interrupted &&
+	test -z "$(ls -A | grep "^\.interrupted\.import")"
 '
 
 test_expect_success 'a non-git directory in the way is refused, not overwritten' '

@@ -122,4 +122,31 @@ test_expect_success 'export refuses to overwrite uncommitted edits in topics/' '
 	test_grep "# my note" topics/02-second/0001-printk-second.patch
 '
 
+test_expect_success 'a commit made on a branch while regenerating is kept' '
+	sed -i "/^# my note$/d" topics/02-second/0001-printk-second.patch &&
+	git -C topics add -A && git -C topics commit -q -m "round trip" &&
+	git -C linux reset -q --hard HEAD~1 &&
+	regen >/dev/null &&
+	stand_in git "
+		if [ \"\$3 \$4\" = \"update-ref --stdin\" ] && [ ! -e \"$TRASH/raced\" ]; then
+			touch \"$TRASH/raced\"
+			c=\$(/usr/bin/git -C \"\$2\" commit-tree -p topic/first -m meanwhile topic/first^{tree})
+			/usr/bin/git -C \"\$2\" update-ref refs/heads/topic/first \$c
+		fi
+		exec /usr/bin/git \"\$@\"" &&
+	make_patch linux topics/01-first "s/^line 12;/line 12 first;/" "printk: first again" &&
+	test_must_fail regen 2>err &&
+	test_grep "a branch moved while regenerating" err &&
+	git -C linux log -1 --format=%s topic/first >subject &&
+	test_grep "^meanwhile$" subject
+'
+
+test_expect_success 'export refuses a topics directory that is not in git' '
+	cp -r topics "$TRASH/plain" && rm -rf "$TRASH/plain/.git" &&
+	git -C linux checkout -q topic/other &&
+	git -C linux commit -q --allow-empty -m "printk: more" &&
+	test_must_fail env TOPICS_DIR="$TRASH/plain" bash "$TOP/topics/export.sh" 2>err &&
+	test_grep "is not in a git repository: cannot tell whether exporting would overwrite edits" err
+'
+
 test_done

@@ -1,48 +1,107 @@
 #!/usr/bin/env bash
-# t0350-build.sh - the build stage builds a tree once: the same tree and
-# config come from its cache, a new tree is built, and the same sources
-# give the same image (which lets the boot stage's cache share results)
+# t0350-build.sh - the build stage, on a stand-in kernel (fake kbuild):
+# each tree is built once, a new compiler builds again, a bad plan or a
+# new warning fails, one build runs at a time, and long builds say so
 . "$(dirname "$0")/../test-lib.sh"
+. "$TOP/ci/t/fake-kernel.sh"
 
-export OUT=$TRASH/stage
-WT=$PRINTK_CACHE/worktrees/build
+export TARBALL=$TRASH/linux-source-6.1.tar.xz TOPICS_DIR=$TRASH/topics
+build() { bash "$TOP/ci/build.sh"; }
 
-if ! head=$(git -C "$WT" rev-parse -q --verify HEAD 2>/dev/null); then
-	say "ok 1 - $TEST_NAME # SKIP no build worktree (make build)"
-	test_done
-	exit
-fi
-
-# build NAME COMMIT: ci/build.sh of that one commit.
-build() { PLAN="$1 $2" bash "$TOP/ci/build.sh"; }
-
-# The images and refs of the test's builds go when it ends.
-cleanup() {
-	rm -rf "$TRASH" "$IMAGES"/t0350-*
-	tgit for-each-ref --format='%(refname)' 'refs/build/t0350-*' |
-		xargs -r -n 1 git -C "$PRINTK_TREE" update-ref -d
-}
-trap cleanup EXIT
-
-# The last tree built in the worktree, with a new line in a document that
-# no build reads: a tree no run has built before.
-doc_commit() {
-	{ tgit show "$head:README" && say "$TRASH"; } |
-		commit_file "$head" README -m "t0350: a document changed"
-}
-
-test_expect_success 'the tree built last is up to date' '
-	build t0350-head "$head" >out &&
-	test_grep "^build: t0350-head: up to date" out
+test_expect_success 'set up a fake kernel tree with a test topic and two topics' '
+	make_fake_kbuild "$TRASH" 90 &&
+	bash "$TOP/tree-setup/setup.sh" >/dev/null &&
+	git init -q topics &&
+	make_topic topics 01-first &&
+	make_patch "$PRINTK_TREE" topics/01-first "s/^static int printk_line_10;/static long printk_line_10;/" "printk: first" &&
+	make_topic topics 02-second &&
+	make_patch "$PRINTK_TREE" topics/02-second "s/^static int printk_line_20;/static long printk_line_20;/" "printk: second" &&
+	make_topic topics 10-selftest &&
+	sed -i "s/^topic_name=.*/topic_name=selftest/" topics/10-selftest/topic.conf &&
+	make_patch "$PRINTK_TREE" topics/10-selftest "s/^static int printk_line_50;/static char printk_line_50;/" "printk: test code" &&
+	bash "$TOP/topics/regen.sh" >/dev/null
 '
 
-test_expect_success 'a new tree is built, to the same image if no source changed' '
-	commit=$(doc_commit) &&
-	build t0350-doc "$commit" >out &&
-	test_grep "^build: t0350-doc: built" out &&
-	cmp "$IMAGES/t0350-head.bzImage" "$IMAGES/t0350-doc.bzImage" &&
-	build t0350-doc "$commit" >out &&
-	test_grep "^build: t0350-doc: up to date" out
+test_expect_success 'every kernel of the plan is built, each once' '
+	build >out &&
+	test_grep "^build: vanilla: built" out &&
+	test_grep "^build: first: built" out &&
+	test_grep "^build: second: built" out &&
+	test_grep "^build: for-next: built" out &&
+	test_grep "^build: 4 kernels ready" out &&
+	json=$PRINTK_CACHE/out/build/results.json &&
+	test "$(jq -r "[.builds[] | select(.valid) | .misc.kernel] | sort | join(\" \")" "$json")" = "first for-next second vanilla" &&
+	build >out &&
+	test "$(grep -c ": up to date," out)" = 4
+'
+
+test_expect_success 'each build says where its log is' '
+	FORCE=1 build >out &&
+	test_grep "^build: first: started (log: $PRINTK_CACHE/out/build/first.log)" out
+'
+
+test_expect_success 'a build longer than the heartbeat says it still runs' '
+	FORCE=1 HEARTBEAT=1 FAKE_BUILD_SECS=3 BUILDS=first build >out &&
+	test_grep "^build: first: still running after [0-9]* s (log: .*first.log)" out
+'
+
+test_expect_success 'another compiler version builds again' '
+	stand_in gcc "echo \"gcc (Debian 99.0.0-1) 99.0.0\"" &&
+	build >out &&
+	test "$(grep -c ": built," out)" = 4
+'
+
+test_expect_success 'BUILDS naming no kernel of the plan fails, naming the kernels' '
+	test_must_fail env BUILDS=for_next bash "$TOP/ci/build.sh" >out 2>&1 &&
+	test_grep "BUILDS: no kernel .for_next. in the build plan (kernels: vanilla first second for-next)" out &&
+	test_must_fail grep "kernels ready" out
+'
+
+test_expect_success 'an empty build plan fails' '
+	test_must_fail env BUILDS=" " bash "$TOP/ci/build.sh" >out 2>&1 &&
+	test_grep "BUILDS is set but names no kernel" out
+'
+
+test_expect_success 'a failure inside the plan stops the stage, naming where' '
+	mv topics/01-first/topic.conf topics/01-first/topic.conf.away &&
+	test_when_finished "mv topics/01-first/topic.conf.away topics/01-first/topic.conf" &&
+	test_must_fail bash "$TOP/ci/build.sh" >out 2>&1 &&
+	test_grep "topics/01-first: no topic.conf" out &&
+	test_must_fail grep "kernels ready" out
+'
+
+test_expect_success 'a new compiler warning in kernel/printk fails the build' '
+	git -C "$PRINTK_TREE" checkout -q topic/second &&
+	echo "/* FAKE_WARNING */" >>"$PRINTK_TREE/kernel/printk/printk_safe.c" &&
+	git -C "$PRINTK_TREE" commit -q -a -m "printk: a warning" &&
+	test_when_finished "git -C \"$PRINTK_TREE\" reset -q --hard HEAD~1 && git -C \"$PRINTK_TREE\" checkout -q --detach" &&
+	test_must_fail env BUILDS=second bash "$TOP/ci/build.sh" >out 2>&1 &&
+	test_grep "second adds compiler warnings in kernel/printk:" out &&
+	test_grep "kernel/printk/printk_safe.c: warning: planted" out &&
+	test "$(jq -r ".builds[] | select(.misc.kernel == \"second\") | .valid" \
+		"$PRINTK_CACHE/out/build/results.json")" = false
+'
+
+test_expect_success 'a second build while one runs is refused, naming the first' '
+	{ FORCE=1 FAKE_BUILD_SECS=601 BUILDS=first bash "$TOP/ci/build.sh" >first.out 2>&1 & } &&
+	pid=$! &&
+	test_when_finished "kill $pid; wait $pid || :" &&
+	wait_for 60 grep -q "started" first.out &&
+	test_must_fail bash "$TOP/ci/build.sh" >out 2>&1 &&
+	test_grep "make build is already running (pid $pid)" out
+'
+
+test_expect_success 'a stopped build leaves the lock and nothing running behind' '
+	{ FORCE=1 FAKE_BUILD_SECS=601 BUILDS=first bash "$TOP/ci/build.sh" >first.out 2>&1 & } &&
+	pid=$! &&
+	wait_for 60 grep -q "started" first.out &&
+	kill -TERM "$pid" &&
+	test_must_fail wait "$pid" &&
+	test_must_fail pgrep -f "sleep 601" &&
+	BUILDS=first bash "$TOP/ci/build.sh" >out 2>&1 &&
+	test_grep "^build: first: up to date" out &&
+	test "$(jq -r ".builds[] | select(.misc.kernel == \"first\") | .valid" \
+		"$PRINTK_CACHE/out/build/results.json")" = true
 '
 
 test_done

@@ -66,16 +66,37 @@ test_expect_success 'a panic passes only with every NMI line printed once' '
 	results log >out && test_grep "^panic fail NMI lines not printed once each: 7(x0)" out
 '
 
+test_expect_success 'a plan that does not match the results of a finished run is reported' '
+	console_log "[    1.1][    T1] # pstest: start 1 owner" "[    1.2][    T1] ok 1 owner" \
+		"[    1.3][    T1] # pstest: end" >log &&
+	results log >out && test_grep "^ktap fail plan 1..2 but 1 results" out &&
+	console_log "[    1.0][    T1] ok 1 recursion # SKIP run in an earlier boot" \
+		"[    1.1][    T1] # pstest: start 2 owner" "[    1.2][    T1] ok 2 owner" \
+		"[    1.3][    T1] # pstest: end" >log &&
+	results log >out && test "$(cat out)" = "owner pass"
+'
+
+# Real console logs of make ci's boots (ci/t/data), with the results the
+# harness must read from them.
+for data in "$TOP"/ci/t/data/*.log; do
+	[ -f "$data" ] || continue
+	test_expect_success "real console log $(basename "$data")" '
+		results "$data" >out &&
+		test_cmp "${data%.log}.expect" out
+	'
+done
+
 # boot_kernel with a stand-in for QEMU: run_kernel notes each boot in
 # "boots" and passes every scenario but $FAIL.
 fake_boots() {
 	IMAGES=$TRASH/images
 	mkdir -p "$IMAGES" "$BOOT_OUT" "$CACHE"
+	load_scenarios
 	: >boots
 	run_kernel() {
 		local s
 		say "$1" >>boots
-		for s in $(scenario_names main) $(scenario_names own); do
+		for s in "${SCENARIOS[@]}"; do
 			if [ "$s" = "${FAIL:-}" ]; then say "$s fail planted"; else say "$s pass"; fi
 		done >"$BOOT_OUT/$1.results"
 	}
@@ -107,20 +128,106 @@ test_expect_success 'results with a failure that counts are booted again' '
 	test "$(wc -l <boots)" = 3
 '
 
-image=$IMAGES/vanilla.bzImage
-if [ -f "$image" ]; then
-	make_initramfs
-	test_expect_success 'a planted not ok in a real boot is a failure' '
-		test "$(qemu_boot "$image" boot.log pstest.only=planted_fail)" = done &&
-		results boot.log >out && test "$(cat out)" = "planted_fail fail planted failure"
-	'
+# The report of two kernels: vanilla with recursion failing (not fixed
+# there), for-next with a hang in owner, which must pass everywhere.
+fake_report() {
+	fake_boots && HARNESS=one && TOPIC_DIRS=() &&
+	FIXED_BY[recursion]=use-safe-buffers &&
+	git init -q "$PRINTK_TREE" &&
+	tgit commit -q --allow-empty -m base &&
+	for k in vanilla for-next; do
+		say "$k" >"$IMAGES/$k.bzImage" &&
+		tgit rev-parse HEAD >"$IMAGES/$k.commit" &&
+		say "key-$k" >"$IMAGES/$k.build-id" || return 1
+	done &&
+	FAIL=recursion boot_kernel vanilla >/dev/null &&
+	boot_kernel for-next >/dev/null &&
+	sed -i "s|^owner pass$|owner hang no result [$TRASH/owner.log]|" "$BOOT_OUT/for-next.results" &&
+	seq -f "console line %g" 1 50 >owner.log &&
+	BASE=HEAD
+}
 
-	test_expect_success 'a planted hang in a real boot is a hang' '
-		test "$(HANG_SECS=5 qemu_boot "$image" boot.log pstest.only=planted_hang)" = hang &&
-		results boot.log >out && test "$(cat out)" = "planted_hang hang no result"
-	'
-else
-	say "ok $((test_count += 1)) - $TEST_NAME: real boots # SKIP no $image (make build)"
-fi
+test_expect_success 'the report is KCIDB v4 JSON, and the table is rendered from it' '
+	fake_report &&
+	report vanilla for-next >out &&
+	json=$BOOT_OUT/results.json &&
+	test "$(counted "$json")" = 1 &&
+	test "$(jq -c .version "$json")" = "{\"major\":4,\"minor\":3}" &&
+	test "$(jq ".checkouts | length" "$json")" = 1 &&
+	test "$(jq -r ".builds[].id" "$json" | sort | paste -sd" ")" = "printk_tree:key-for-next printk_tree:key-vanilla" &&
+	test "$(jq ".tests | length" "$json")" = $((2 * ${#SCENARIOS[@]})) &&
+	test "$(jq -r ".tests[] | select(.path == \"boot.recursion\" and .misc.kernel == \"vanilla\") | .status" "$json")" = FAIL &&
+	test "$(jq -r ".tests[] | select(.path == \"boot.owner\" and .misc.kernel == \"for-next\") | .status + \" \" + .misc.result" "$json")" = "FAIL hang" &&
+	test_grep "^| recursion | fail | pass |$" "$BOOT_OUT/results.md" &&
+	test_grep "^| owner | pass | hang \*\*!\*\* |$" "$BOOT_OUT/results.md" &&
+	test_grep "^- for-next: owner hang no result" "$BOOT_OUT/results.md" &&
+	test_grep "^      console line 50$" "$BOOT_OUT/results.md" &&
+	test_must_fail grep "^- vanilla" "$BOOT_OUT/results.md" &&
+	# rendered from the JSON: another status there, another cell here
+	jq "(.tests[] | select(.path == \"boot.sem_up\" and .misc.kernel == \"vanilla\") | .misc.result) = \"planted\"" \
+		"$json" >changed.json &&
+	render_table changed.json vanilla for-next >table &&
+	test_grep "^| sem_up | planted | pass |$" table
+'
+
+# A stand-in QEMU that prints nothing and never ends, noting its pid.
+hanging_qemu() { stand_in qemu-system-x86_64 "echo \$\$ >\"$TRASH/qemu.pid\"; exec sleep 600"; }
+
+test_expect_success 'a QEMU that hangs is killed after the silence of a hang' '
+	hanging_qemu && INITRAMFS=/dev/null && rm -f qemu.pid &&
+	HANG_SECS=2 qemu_boot /dev/null hang.log "" >out &&
+	test "$BOOT_RESULT" = hang &&
+	test_must_fail kill -0 "$(cat qemu.pid)" 2>/dev/null
+'
+
+test_expect_success 'stopping the boot stage stops its QEMU' '
+	hanging_qemu && rm -f qemu.pid &&
+	printf "%s\n" ". \"$TOP/ci/boot.sh\"" "INITRAMFS=/dev/null" \
+		"qemu_boot /dev/null \"$TRASH/stopped.log\" \"\"" >driver.sh &&
+	{ bash driver.sh >driver.out 2>&1 & } &&
+	pid=$! &&
+	wait_for 30 test -s qemu.pid &&
+	kill -0 "$(cat qemu.pid)" &&
+	kill -TERM "$pid" &&
+	test_must_fail wait "$pid" &&
+	test_must_fail kill -0 "$(cat qemu.pid)" 2>/dev/null
+'
+
+test_expect_success 'Ctrl-C stops the boot stage and its QEMU' '
+	hanging_qemu && rm -f qemu.pid &&
+	set -m &&
+	{ ctrl_c_able bash driver.sh >driver.out 2>&1 & } &&
+	pid=$! &&
+	wait_for 30 test -s qemu.pid &&
+	kill -INT -- "-$pid" &&
+	test_must_fail wait "$pid" &&
+	test_must_fail kill -0 "$(cat qemu.pid)" 2>/dev/null
+'
+
+test_expect_success 'QEMU failing to start fails the boot with its messages' '
+	stand_in qemu-system-x86_64 "echo \"qemu-system-x86_64: Could not access KVM kernel module: No such file or directory\" >&2; exit 1" &&
+	INITRAMFS=/dev/null &&
+	test_must_fail in_subshell qemu_boot /dev/null kvm.log "" >out 2>&1 &&
+	test_grep "qemu: qemu-system-x86_64: Could not access KVM kernel module" out &&
+	test_grep "QEMU failed (exit 1) booting /dev/null (messages: kvm.log.stderr)" out
+'
+
+# Real boots of an image make ci built (read from its cache, not written).
+image=$REAL_CACHE/images/vanilla.bzImage
+test_lazy_prereq VANILLA_IMAGE 'test -f "$image" && is_git_tree "$REAL_TREE"'
+
+test_expect_success VANILLA_IMAGE 'a planted not ok in a real boot is a failure' '
+	use_kernel_tree && make_initramfs >/dev/null &&
+	qemu_boot "$image" boot.log pstest.only=planted_fail >/dev/null &&
+	test "$BOOT_RESULT" = done &&
+	results boot.log >out && test "$(cat out)" = "planted_fail fail planted failure"
+'
+
+test_expect_success VANILLA_IMAGE 'a planted hang in a real boot is a hang' '
+	use_kernel_tree && make_initramfs >/dev/null &&
+	HANG_SECS=5 qemu_boot "$image" boot.log pstest.only=planted_hang >/dev/null &&
+	test "$BOOT_RESULT" = hang &&
+	results boot.log >out && test "$(cat out)" = "planted_hang hang no result"
+'
 
 test_done

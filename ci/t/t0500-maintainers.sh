@@ -3,11 +3,8 @@
 # and get_maintainer.pl names the printk maintainers for every series patch
 . "$(dirname "$0")/../test-lib.sh"
 
-if ! tgit rev-parse -q --verify topic/maintainers >/dev/null 2>&1; then
-	say "ok 1 - $TEST_NAME # SKIP no topic/maintainers (make setup topics)"
-	test_done
-	exit
-fi
+test_have_prereq KERNEL_TREE || skip_all "needs the kernel tree of make ci (run after make ci)"
+use_kernel_tree
 
 test_expect_success 'the PRINTK entry of topic/maintainers holds the fragment' '
 	tgit show topic/maintainers:MAINTAINERS >MAINTAINERS &&
@@ -21,7 +18,7 @@ test_expect_success 'the PRINTK entry of topic/maintainers holds the fragment' '
 test_expect_success 'get_maintainer.pl names the printk maintainers for every series patch' '
 	tgit show topic/maintainers:MAINTAINERS >MAINTAINERS &&
 	for patch in "$TOP"/topics/0[1-6]-*/*.patch; do
-		(cd "$PRINTK_TREE" && perl scripts/get_maintainer.pl --no-git --no-git-fallback \
+		(cd "$REAL_TREE" && perl scripts/get_maintainer.pl --no-git --no-git-fallback \
 			--no-rolestats --mpath "$TRASH/MAINTAINERS" "$patch") >who &&
 		test_grep "^Petr Mladek <pmladek@suse.com>$" who &&
 		test_grep "^Sergey Senozhatsky <sergey.senozhatsky@gmail.com>$" who &&
@@ -30,7 +27,8 @@ test_expect_success 'get_maintainer.pl names the printk maintainers for every se
 '
 
 test_expect_success 'without the topic the base names another address' '
-	(cd "$PRINTK_TREE" && git show "$(base_ref):MAINTAINERS" >"$TRASH/base-MAINTAINERS" &&
+	tgit show "$(base_ref):MAINTAINERS" >"$TRASH/base-MAINTAINERS" &&
+	(cd "$REAL_TREE" &&
 	 perl scripts/get_maintainer.pl --no-git --no-git-fallback --no-rolestats \
 		--mpath "$TRASH/base-MAINTAINERS" "$TOP"/topics/01-*/*.patch) >who &&
 	test_must_fail grep -q "sergey.senozhatsky@gmail.com" who
