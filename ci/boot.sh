@@ -9,7 +9,8 @@
 # topic.conf) is not in that kernel; the others are shown, not judged.
 # An image booted before with the same harness is not booted again (see
 # boot_kernel; FORCE=1 boots all).
-# The table goes to $OUT/boot/results.md.
+# The results go to $OUT/boot/results.json (KCIDB v4), and the table
+# rendered from it to results.md.
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 BOOT_OUT=$OUT/boot

@@ -22,10 +22,10 @@ IMAGES=$PRINTK_CACHE/images
 export PRINTK_CACHE PRINTK_TREE
 
 say() { printf '%s\n' "$*"; }
+warn() { printf 'warning: %s\n' "$*" >&2; }
 
 # grep where no match is an answer, not a failure (an error still is).
 matching() { grep "$@" || [ $? = 1 ]; }
-warn() { printf 'warning: %s\n' "$*" >&2; }
 
 # The exit status of a failure that has been reported already, by die or
 # by the ERR trap: the shells around it pass it on without a second

@@ -82,19 +82,23 @@ test_expect_success 'a new compiler warning in kernel/printk fails the build' '
 		"$PRINTK_CACHE/out/build/results.json")" = false
 '
 
-test_expect_success 'a second build while one runs is refused, naming the first' '
-	{ FORCE=1 FAKE_BUILD_SECS=601 BUILDS=first bash "$TOP/ci/build.sh" >first.out 2>&1 & } &&
+# A build that runs until it is stopped; once it has said that it still
+# runs, it is waiting for make (and a signal is not lost in between).
+slow_build() {
+	{ FORCE=1 FAKE_BUILD_SECS=601 HEARTBEAT=1 BUILDS=first bash "$TOP/ci/build.sh" >first.out 2>&1 & } &&
 	pid=$! &&
-	test_when_finished "kill $pid; wait $pid || :" &&
-	wait_for 60 grep -q "started" first.out &&
+	wait_for 60 grep -q "still running" first.out
+}
+
+test_expect_success 'a second build while one runs is refused, naming the first' '
+	slow_build &&
+	test_when_finished "kill_tree $pid" &&
 	test_must_fail bash "$TOP/ci/build.sh" >out 2>&1 &&
 	test_grep "make build is already running (pid $pid)" out
 '
 
 test_expect_success 'a stopped build leaves the lock and nothing running behind' '
-	{ FORCE=1 FAKE_BUILD_SECS=601 BUILDS=first bash "$TOP/ci/build.sh" >first.out 2>&1 & } &&
-	pid=$! &&
-	wait_for 60 grep -q "started" first.out &&
+	slow_build &&
 	kill -TERM "$pid" &&
 	test_must_fail wait "$pid" &&
 	test_must_fail pgrep -f "sleep 601" &&
