@@ -334,13 +334,21 @@ merged_commit() {
 }
 
 # A git worktree of the kernel tree for a stage, created on first use.
+# Stages call it holding the stage lock, so no run of ours is in git
+# there: a git lock in it was left by a run that was killed.
 stage_worktree() {
-	local wt=$PRINTK_CACHE/worktrees/$1
+	local wt=$PRINTK_CACHE/worktrees/$1 gitdir lock
 	if ! is_git_tree "$wt"; then
 		rm -rf "$wt"
 		tgit worktree prune
 		tgit worktree add -q --detach "$wt" "$(base_ref)" >&2
 	fi
+	gitdir=$(git -C "$wt" rev-parse --absolute-git-dir)
+	for lock in "$gitdir/index.lock" "$gitdir/HEAD.lock"; do
+		[ -e "$lock" ] || continue
+		warn "removing $lock, left by a run that was killed"
+		rm -f "$lock"
+	done
 	say "$wt"
 }
 

@@ -35,6 +35,15 @@ test_expect_success 'every kernel of the plan is built, each once' '
 	test "$(grep -c ": up to date," out)" = 4
 '
 
+test_expect_success 'a git lock left by a killed build is removed, and named' '
+	lock=$(git -C "$PRINTK_CACHE/worktrees/build" rev-parse --absolute-git-dir)/index.lock &&
+	>"$lock" &&
+	FORCE=1 BUILDS=first build >out 2>&1 &&
+	test_grep "^warning: removing $lock, left by a run that was killed" out &&
+	test_grep "^build: first: built" out &&
+	test ! -e "$lock"
+'
+
 test_expect_success 'each build says where its log is' '
 	FORCE=1 build >out &&
 	test_grep "^build: first: started (log: $PRINTK_CACHE/out/build/first.log)" out
