@@ -4,9 +4,12 @@
 # Each kernel of the build plan boots with the test initramfs
 # (ci/guest/init.c): one boot runs the "main" scenarios of ci/scenarios,
 # resumed after the scenario that hung, and each panic scenario gets a
-# boot of its own.  ci/ktap.awk reads the console logs.  A scenario must
-# pass on a kernel unless the topic that fixes it (topic_fixes in
-# topic.conf) is not in that kernel; the others are shown, not judged.
+# boot of its own.  ci/ktap.awk reads the console logs.  Results are judged
+# both ways: a scenario must pass on a kernel unless the topic that fixes
+# it (topic_fixes in topic.conf) is not in that kernel, or the kernel is a
+# mutant; and it must not pass on the kernels ci/scenarios says it fails
+# on (vanilla or a mutant).  The mutation score counts the mutants that
+# some scenario caught.
 # An image booted before with the same harness is not booted again (see
 # boot_kernel; FORCE=1 boots all).
 # The results go to $OUT/boot/results.json (KCIDB v4), and the table
@@ -127,11 +130,16 @@ run_kernel() {
 # All scenarios, in table order.
 load_scenarios() { read_lines SCENARIOS awk '!/^#/ && NF { print $1 }' "$TOP/ci/scenarios"; }
 
-# The scenarios fixed by each topic, and the topics in each kernel.
-declare -A FIXED_BY PARENT
+# The scenarios fixed by each topic, the topics in each kernel, and the
+# kernels each scenario must fail on (",k1,k2,", "" for none).
+declare -A FIXED_BY PARENT FAILS_ON
 load_fixes() {
-	local dir s fixes
+	local dir s fixes name boot fails
 	load_scenarios
+	while read -r name boot fails _; do
+		[[ $name != \#* && -n $name ]] || continue
+		[ "$fails" = - ] || FAILS_ON[$name]=",$fails,"
+	done <"$TOP/ci/scenarios"
 	load_topics
 	for dir in "${TOPIC_DIRS[@]}"; do
 		load_topic "$dir"
@@ -156,11 +164,13 @@ has_topic() {
 
 must_pass() {
 	local fixer=${FIXED_BY[$2]:-}
-	[ -z "$fixer" ] || has_topic "$1" "$fixer"
+	[[ $1 != mutant-* ]] && { [ -z "$fixer" ] || has_topic "$1" "$fixer"; }
 }
 
+must_fail() { [[ ${FAILS_ON[$2]:-} == *",$1,"* ]]; }
+
 # Kernels $@ in the order of the table: vanilla, the topics in series
-# order, for-next.
+# order, for-next, the mutants.
 table_order() {
 	local dir k order=(vanilla)
 	for dir in "${TOPIC_DIRS[@]}"; do
@@ -170,19 +180,25 @@ table_order() {
 	for k in "${order[@]}" for-next; do
 		[[ " $* " != *" $k "* ]] || say "$k"
 	done
+	for k in "$@"; do
+		[[ $k != mutant-* ]] || say "$k"
+	done
 }
 
 # The result line of scenario $2 on kernel $1 ("<scenario> missing" if none).
 result_line() { grep -m1 "^$2 " "$BOOT_OUT/$1.results" || say "$2 missing"; }
 
 # Result lines of kernel $1 that count: scenarios that must pass and did
-# not.
+# not, and those that must fail and passed.
 counted_failures() {
 	local s line
 	for s in "${SCENARIOS[@]}"; do
 		line=$(result_line "$1" "$s")
-		[[ "$line" != "$s pass"* ]] || continue
-		! must_pass "$1" "$s" || say "$line"
+		if [[ "$line" == "$s pass"* ]]; then
+			! must_fail "$1" "$s" || say "$line, where it must fail"
+		else
+			! must_pass "$1" "$s" || say "$line"
+		fi
 	done
 }
 
@@ -206,7 +222,8 @@ kernel_tests() {
 		kcidb_test "$build" "boot.$s" "$status" "$detail" "$(boot_log "$k" "$s" "$detail")" \
 			"$(jq -cn --arg k "$k" --arg s "$s" --arg r "$result" --arg lost "$lost" \
 				--argjson must "$(must_pass "$k" "$s" && say true || say false)" \
-				'{kernel: $k, scenario: $s, result: $r, must_pass: $must}
+				--argjson must_fail "$(must_fail "$k" "$s" && say true || say false)" \
+				'{kernel: $k, scenario: $s, result: $r, must_pass: $must, must_fail: $must_fail}
 				 + (if $lost == "" then {} else {lost: ($lost | tonumber)} end)')"
 	done
 }
@@ -235,7 +252,9 @@ render_table() {
 		  "|---|" + ($kernels | map("---|") | join("")),
 		  ($scenarios[] as $s | "| \($s) | " + ([$kernels[] as $k | $t["\($k) \($s)"]
 			| .misc.result + (if .misc.lost then " (lost \(.misc.lost))" else "" end)
-			  + (if .status != "PASS" and .misc.must_pass then " **!**" else "" end)]
+			  + (if .status != "PASS" and .misc.must_fail then " (as it must)" else "" end)
+			  + (if (.status != "PASS" and .misc.must_pass) or (.status == "PASS" and .misc.must_fail)
+			     then " **!**" else "" end)]
 			| join(" | ")) + " |")
 	' "$json" --args "$@"
 }
@@ -244,11 +263,15 @@ render_table() {
 # console log.
 render_failures() {
 	local kernel scenario result comment log
-	jq -r '.tests[] | select(.status != "PASS" and .misc.must_pass)
-		| [.misc.kernel, .misc.scenario, .misc.result, .comment, (.log_url // "" | ltrimstr("file://"))]
-		| @tsv' "$1" |
-	while IFS=$'\t' read -r kernel scenario result comment log; do
-		say "- $kernel: $scenario $result $comment"
+	jq -r '.tests[] | select(.status != "PASS" and .misc.must_pass
+				 or .status == "PASS" and .misc.must_fail)
+		| [.misc.kernel, .misc.scenario,
+		   .misc.result + (if .misc.must_fail then ", where it must fail" else "" end),
+		   .comment // "", (.log_url // "" | ltrimstr("file://"))]
+		| join("\u001f")' "$1" |
+	# Not tab-separated: read would merge the tabs around an empty field.
+	while IFS=$'\x1f' read -r kernel scenario result comment log; do
+		say "- $kernel: $scenario $result${comment:+ $comment}"
 		[ "$result" = hang ] && [ -f "$log" ] || continue
 		say
 		say "  Last 40 console lines:"
@@ -271,10 +294,17 @@ report() {
 		say
 		say "$(date -u '+%Y-%m-%d %H:%M UTC'), QEMU $ACCEL -smp 4, base $(base_ref)."
 		say "Cells: pass / fail / hang (lost N = messages reported lost)."
-		say "A cell marked **!** must pass on that kernel and did not."
+		say "A cell marked **!** must pass on that kernel and did not, or must fail"
+		say "there (ci/scenarios) and passed."
 		say "Rendered from $json (KCIDB v4)."
 		say
 		render_table "$json" "${kernels[@]}"
+		say
+		say "## Mutants"
+		say
+		mutation_score "$json"
+		say
+		say "Scenarios no kernel here must fail on (unproven): $(unproven "$json")."
 		say
 		say "## Failures that count"
 		say
@@ -283,8 +313,49 @@ report() {
 	cat "$md"
 }
 
-# How many results of results.json $1 fail where they must pass.
-counted() { jq '[.tests[] | select(.status != "PASS" and .misc.must_pass)] | length' "$1"; }
+# How many results of results.json $1 fail where they must pass, or pass
+# where they must fail.
+counted() {
+	jq '[.tests[] | select(.status != "PASS" and .misc.must_pass
+			      or .status == "PASS" and .misc.must_fail)] | length' "$1"
+}
+
+# The mutants of results.json $1, one line each: the kernel, a tab, and
+# the scenarios that caught it (failed on it, as they must), "" if none.
+mutant_results() {
+	jq -r '[.tests[] | select(.misc.kernel | startswith("mutant-"))]
+		| group_by(.misc.kernel)[]
+		| [.[0].misc.kernel,
+		   ([.[] | select(.misc.must_fail and .status != "PASS") | .misc.scenario] | join(", "))]
+		| @tsv' "$1"
+}
+
+# Each mutant and what caught it, and the mutation score.
+mutation_score() {
+	local kernel by total=0 caught=0
+	while IFS=$'\t' read -r kernel by; do
+		# by is the last field: an empty one is read as empty.
+		total=$((total + 1))
+		if [ -n "$by" ]; then
+			caught=$((caught + 1))
+			say "- $kernel: caught by $by"
+		else
+			say "- $kernel: survived **!**"
+		fi
+	done < <(mutant_results "$1")
+	if [ "$total" = 0 ]; then
+		say "No mutants in this run."
+	else
+		say
+		say "Mutation score: $caught/$total mutants caught."
+	fi
+}
+
+# Scenarios that no kernel of results.json $1 must fail on.
+unproven() {
+	jq -r '[.tests | group_by(.misc.scenario)[] | select(all(.misc.must_fail | not)) | .[0].misc.scenario]
+		| if . == [] then "none" else join(", ") end' "$1"
+}
 
 # Boot kernel $1, unless the same image already passed these scenarios
 # with this harness: then its results come from $CACHE.  Results with a
@@ -306,7 +377,7 @@ boot_kernel() {
 }
 
 main() {
-	local plan line name kernels=()
+	local plan line name survivors kernels=()
 	need_tree
 	stage_lock boot
 	read_lines plan build_plan
@@ -326,7 +397,10 @@ main() {
 	done
 	report "${kernels[@]}"
 	[ "$(counted "$BOOT_OUT/results.json")" = 0 ] ||
-		die "boot: scenarios failed where they must pass (see above, logs in $BOOT_OUT)"
+		die "boot: scenarios failed where they must pass or passed where they must fail (see above, logs in $BOOT_OUT)"
+	survivors=$(mutant_results "$BOOT_OUT/results.json" | awk -F'\t' '$2 == "" { print $1 }' | paste -sd' ')
+	[ -z "$survivors" ] ||
+		die "boot: no scenario caught $survivors: name it in the 'fails on' column of ci/scenarios"
 }
 
 # Sourced by the harness self-test for its functions.

@@ -1,8 +1,8 @@
 # ktap.awk - results of the KTAP scenarios in a guest console log
 #
 # Input: the serial console log of one boot; -v scenarios=ci/scenarios
-# gives the splats each scenario may cause.  Output, one line per scenario
-# that started:  <name> <pass|fail|hang> [lost=N] [detail]
+# gives the splats each scenario may cause (its 4th column).  Output, one
+# line per scenario that started:  <name> <pass|fail|hang> [lost=N] [detail]
 # A scenario without a KTAP result hangs, unless it is a panic scenario
 # and the kernel panicked: that passes if all PANIC_LINES lines printed
 # from NMI before the panic reached the console, once each.  Problems
@@ -16,7 +16,7 @@ BEGIN {
 		if (line ~ /^#/ || line == "")
 			continue
 		n = split(line, f, /  +/)
-		allowed[f[1]] = (n >= 3 && f[3] != "-") ? f[3] : "^$"
+		allowed[f[1]] = (n >= 4 && f[4] != "-") ? f[4] : "^$"
 	}
 }
 

@@ -16,6 +16,8 @@ PRINTK_CACHE=${PRINTK_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/printk-tree}
 # The kernel git tree; the one variable to point the scripts elsewhere.
 PRINTK_TREE=${PRINTK_TREE:-$PRINTK_CACHE/linux}
 TOPICS_DIR=${TOPICS_DIR:-$TOP/topics}
+# Mutants: patches that each break one property of the series (ci/scenarios).
+MUTANTS_DIR=${MUTANTS_DIR:-$TOP/ci/mutants}
 OUT=${OUT:-$PRINTK_CACHE/out}
 BUILD_DIR=${BUILD_DIR:-$PRINTK_CACHE/build}
 IMAGES=$PRINTK_CACHE/images
@@ -287,8 +289,9 @@ SELFTEST_TOPIC=selftest
 # (bisectable); all of them get the selftest topic so they run the same
 # scenarios.  Topics based on the base come first, so that the stacked
 # ones, which change include/linux/printk.h, rebuild the tree only once.
+# Each mutant, $MUTANTS_DIR/NAME.patch on for-next, is kernel mutant-NAME.
 full_plan() {
-	local dir base
+	local dir base patch
 	base=$(base_ref)
 	load_topics
 	say "vanilla $base topic/$SELFTEST_TOPIC"
@@ -298,6 +301,9 @@ full_plan() {
 			say "${topic_depends:+1}0 $topic_name topic/$topic_name topic/$SELFTEST_TOPIC"
 	done | sort -s -k1,1 | cut -d' ' -f2-
 	say "for-next for-next"
+	for patch in "$MUTANTS_DIR"/*.patch; do
+		[ ! -e "$patch" ] || say "mutant-$(basename "$patch" .patch) for-next mutant:$(basename "$patch" .patch)"
+	done
 }
 
 # The plan, or the kernels BUILDS="name..." names from it.
@@ -317,12 +323,36 @@ build_plan() {
 	grep -E "^($(IFS='|' && say "${names[*]}")) " <<<"$all"
 }
 
-# A commit with the trees of all refs in $@ merged (the ref itself if one).
+# Commit $1 (named $3) with mutant $2 applied.  A mutant touches only
+# kernel/printk/*.c: rebuilding it takes seconds.
+mutant_commit() {
+	local patch=$MUTANTS_DIR/$2.patch index tree date files
+	index=$(tgit rev-parse --absolute-git-dir)/mutant.index
+	files=$(tgit apply --numstat "$patch" | cut -f3) ||
+		die "$patch is not a patch"
+	! grep -qvx 'kernel/printk/[^/]*\.c' <<<"$files" ||
+		die "$patch changes other files than kernel/printk/*.c: $(grep -vx 'kernel/printk/[^/]*\.c' <<<"$files" | paste -sd' ')"
+	GIT_INDEX_FILE=$index tgit read-tree "$1"
+	GIT_INDEX_FILE=$index tgit apply --cached "$patch" ||
+		die "$patch does not apply to $3 (git apply says why above)"
+	tree=$(GIT_INDEX_FILE=$index tgit write-tree)
+	rm -f "$index"
+	date=$(tgit log -1 --format=%ad --date=raw "$1")
+	GIT_AUTHOR_DATE=$date GIT_COMMITTER_DATE=$date \
+		tgit commit-tree "$tree" -p "$1" -m "mutant $2"
+}
+
+# A commit with the trees of all refs in $@ merged (the ref itself if
+# one); an argument mutant:NAME applies that mutant instead.
 merged_commit() {
-	local tip tree date ref
+	local tip tree date ref name=$1
 	tip=$(tgit rev-parse "$1^{commit}")
 	shift
 	for ref in "$@"; do
+		if [[ $ref == mutant:* ]]; then
+			tip=$(mutant_commit "$tip" "${ref#mutant:}" "$name")
+			continue
+		fi
 		tgit merge-base --is-ancestor "$ref" "$tip" && continue
 		tree=$(tgit merge-tree --write-tree "$tip" "$ref") ||
 			die "$ref does not merge cleanly into $tip"

@@ -290,6 +290,21 @@ static void check_console_write(void) { check_pair("console_write", 1); }
 static void check_dev_err_safe(void) { check_pair("dev_err_safe", 0); }
 static void check_dev_err_nmi(void) { check_pair("dev_err_nmi", 0); }
 
+/*
+ * A WARN from vsnprintf() inside the store of an NMI message: the nested
+ * lines and the outer one arrive whole, nothing is lost.
+ */
+static void check_nested_store(void)
+{
+	run_kernel("nested_store");
+	expect_count(TAG "nested_store 0", 1);
+	expect_count(TAG "nested_store 1 outer", 1);
+	expect_count("precision 16777216 too large", 1);
+	expect_count("WARNING: CPU:", 1);
+	expect_count("internal error", 0);
+	expect_no_loss();
+}
+
 static void check_overflow(void)
 {
 	int produced = -1, delivered, lost, at;
@@ -476,6 +491,7 @@ static const struct scenario {
 	{ "sysrq_help",		check_sysrq_help },
 	{ "dev_err_safe",	check_dev_err_safe },
 	{ "dev_err_nmi",	check_dev_err_nmi },
+	{ "nested_store",	check_nested_store },
 	{ "panic",		check_panic, 1 },
 	{ "panic_zap",		check_panic_zap, 1 },
 	{ "bench",		check_bench, 1 },

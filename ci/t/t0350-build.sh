@@ -79,6 +79,29 @@ test_expect_success 'a failure inside the plan stops the stage, naming where' '
 	test_must_fail grep "kernels ready" out
 '
 
+test_expect_success 'a mutant is built on for-next; one that does not apply is named' '
+	mkdir -p "$MUTANTS_DIR" &&
+	test_when_finished "rm -rf \"$MUTANTS_DIR\"" &&
+	{
+		say "Mutant: printk_line_30 is a long." &&
+		printf "%s\n" "--- a/kernel/printk/printk.c" "+++ b/kernel/printk/printk.c" \
+			"@@ -29,3 +29,3 @@" " static int printk_line_29;" \
+			"-static int printk_line_30;" "+static long printk_line_30;" \
+			" static int printk_line_31;"
+	} >"$MUTANTS_DIR/wide.patch" &&
+	BUILDS=mutant-wide build >out &&
+	test_grep "^build: mutant-wide: built" out &&
+	git -C "$PRINTK_TREE" show refs/build/mutant-wide:kernel/printk/printk.c >printk.c &&
+	test_grep "^static long printk_line_30;" printk.c &&
+	test "$(git -C "$PRINTK_TREE" rev-parse refs/build/mutant-wide^)" = "$(git -C "$PRINTK_TREE" rev-parse for-next)" &&
+	sed -i "s/printk_line_31;/printk_line_32;/" "$MUTANTS_DIR/wide.patch" &&
+	test_must_fail env BUILDS=mutant-wide bash "$TOP/ci/build.sh" >out 2>&1 &&
+	test_grep "$MUTANTS_DIR/wide.patch does not apply to for-next" out &&
+	sed -i "s#kernel/printk/printk.c#kernel/fork.c#" "$MUTANTS_DIR/wide.patch" &&
+	test_must_fail env BUILDS=mutant-wide bash "$TOP/ci/build.sh" >out 2>&1 &&
+	test_grep "$MUTANTS_DIR/wide.patch changes other files than kernel/printk/\*.c: kernel/fork.c" out
+'
+
 test_expect_success 'a new compiler warning in kernel/printk fails the build' '
 	git -C "$PRINTK_TREE" checkout -q topic/second &&
 	echo "/* FAKE_WARNING */" >>"$PRINTK_TREE/kernel/printk/printk_safe.c" &&

@@ -170,6 +170,60 @@ test_expect_success 'the report is KCIDB v4 JSON, and the table is rendered from
 	test_grep "^| sem_up | planted | pass |$" table
 '
 
+# Kernels $@ with their images and results, the ones named "k:SCENARIO"
+# failing SCENARIO.
+fake_kernels() {
+	local spec k
+	for spec in "$@"; do
+		k=${spec%%:*}
+		say "$k" >"$IMAGES/$k.bzImage" &&
+		tgit rev-parse HEAD >"$IMAGES/$k.commit" &&
+		say "key-$k" >"$IMAGES/$k.build-id" &&
+		if [ "$spec" = "$k" ]; then
+			boot_kernel "$k" >/dev/null
+		else
+			FAIL=${spec#*:} boot_kernel "$k" >/dev/null
+		fi || return 1
+	done
+}
+
+test_expect_success 'a pass where a scenario must fail counts, and is named' '
+	fake_report &&
+	FAILS_ON[sem_up]=,vanilla, &&
+	report vanilla for-next >out &&
+	test "$(counted "$BOOT_OUT/results.json")" = 2 &&
+	test_grep "^| sem_up | pass \*\*!\*\* | pass |$" "$BOOT_OUT/results.md" &&
+	test_grep "^- vanilla: sem_up pass, where it must fail$" "$BOOT_OUT/results.md" &&
+	test_grep "^sem_up pass, where it must fail$" <(counted_failures vanilla) &&
+	FAILS_ON[sem_up]=,vanilla,for-next, &&
+	test_grep "^sem_up pass, where it must fail$" <(counted_failures for-next)
+'
+
+test_expect_success 'a failure where a scenario must fail is shown, not counted' '
+	fake_report &&
+	FAILS_ON[recursion]=,vanilla, &&
+	report vanilla for-next >out &&
+	test "$(counted "$BOOT_OUT/results.json")" = 1 &&
+	test_grep "^| recursion | fail (as it must) | pass |$" "$BOOT_OUT/results.md"
+'
+
+test_expect_success 'mutants: each caught or survived, and the score' '
+	fake_report &&
+	FAILS_ON[sem_up]=,mutant-caught, && FAILS_ON[owner]=,mutant-caught, &&
+	fake_kernels mutant-caught:sem_up mutant-survivor:owner &&
+	report vanilla for-next mutant-caught mutant-survivor >out &&
+	test_grep "^- mutant-caught: caught by sem_up$" "$BOOT_OUT/results.md" &&
+	test_grep "^- mutant-survivor: survived \*\*!\*\*$" "$BOOT_OUT/results.md" &&
+	test_grep "^Mutation score: 1/2 mutants caught.$" "$BOOT_OUT/results.md" &&
+	# owner passed on mutant-caught, where it must fail; the survivor
+	# failing owner is not judged: a mutant need pass nothing
+	test "$(counted "$BOOT_OUT/results.json")" = 2 &&
+	test_grep "^- mutant-caught: owner pass, where it must fail$" "$BOOT_OUT/results.md" &&
+	test_must_fail grep "^- mutant-survivor: owner" "$BOOT_OUT/results.md" &&
+	test_grep "^Scenarios no kernel here must fail on (unproven): .*console_write" "$BOOT_OUT/results.md" &&
+	test_must_fail grep "unproven.*sem_up" "$BOOT_OUT/results.md"
+'
+
 # A stand-in QEMU that prints nothing and never ends, noting its pid.
 hanging_qemu() { stand_in qemu-system-x86_64 "echo \$\$ >\"$TRASH/qemu.pid\"; exec sleep 600"; }
 
