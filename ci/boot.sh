@@ -385,7 +385,9 @@ main() {
 	mkdir -p "$BOOT_OUT"
 	prune_cache "$CACHE"
 	# Everything a boot's results depend on besides the image.
-	HARNESS=$(cat "$TOP"/ci/{boot.sh,ktap.awk,scenarios,guest/init.c}
+	# Not the "fails on" column: it changes the verdicts, not the boots.
+	HARNESS=$(cat "$TOP"/ci/{boot.sh,ktap.awk,guest/init.c}
+		awk '!/^#/ && NF { $3 = ""; print }' "$TOP/ci/scenarios"
 		qemu-system-x86_64 --version
 		say "$ACCEL $HANG_SECS $BOOT_TIMEOUT")
 	make_initramfs

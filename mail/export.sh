@@ -100,13 +100,14 @@ commit_patches() {
 }
 
 # MAINTAINERS as topic maintainers leaves it: the v4 tree with that
-# topic's patches (MAINTAINERS.fragment) applied.  get_maintainer.pl reads
-# it with --mpath, so the series' tree itself needs no MAINTAINERS change.
+# topic's patches (MAINTAINERS.fragment) applied, or skipped where the
+# base has them.  get_maintainer.pl reads it with --mpath, so the
+# series' tree itself needs no MAINTAINERS change.
 write_maintainers() {
-	local v4_tip=$1 dir=${TOPIC_DIR[maintainers]:-} tree patches
+	local v4_tip=$1 dir=${TOPIC_DIR[maintainers]:-} tree
 	[ -n "$dir" ] || die "no maintainers topic in $TOPICS_DIR"
-	read_lines patches topic_patches "$dir"
-	tree=$(commit_patches "$v4_tip" "${patches[@]}")"^{tree}"
+	load_topic "$dir"
+	tree=$(APPLY_WHO=mail build_topic "$dir" "$v4_tip")"^{tree}"
 	tgit cat-file blob "$tree:MAINTAINERS" >"$WORK/MAINTAINERS"
 	# The same file as on topic/maintainers, unless the branches are stale.
 	if tgit rev-parse -q --verify refs/heads/topic/maintainers >/dev/null &&

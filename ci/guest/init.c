@@ -408,6 +408,41 @@ static void check_nmi_backtrace(void)
 	expect_no_loss();
 }
 
+/*
+ * The other CPUs spin with interrupts off, as hard-locked ones do: their
+ * backtraces are in the ringbuffer before trigger_all_cpu_backtrace()
+ * returns, not when they get to run their irq_work.
+ */
+static void check_backtrace_irqoff(void)
+{
+	int cpu, at, returned;
+	char s[64];
+
+	run_kernel("backtrace_irqoff");
+	returned = find(TAG "backtrace_irqoff returned", 0);
+	if (returned < 0) {
+		fail("no 'returned' record");
+		return;
+	}
+	for (cpu = 0; cpu < ncpus; cpu++) {
+		snprintf(s, sizeof(s), "NMI backtrace for cpu %d", cpu);
+		expect_count(s, 1);
+		at = find(s, 0);
+		if (at > returned)
+			fail("backtrace of cpu %d stored after the trigger returned", cpu);
+	}
+	expect_no_loss();
+}
+
+/* suppress_printk set: nothing printed meanwhile arrives, from any context. */
+static void check_suppress(void)
+{
+	run_kernel("suppress");
+	expect_count(TAG "suppress 0", 1);
+	expect_count(TAG "suppress 1", 0);
+	expect_no_loss();
+}
+
 /* printk() cost per context, for ci/bench.sh. */
 static void check_bench(void)
 {
@@ -463,6 +498,12 @@ static void check_panic_zap(void)
 	fail("still alive after the panic");
 }
 
+static void check_panic_flush_lock(void)
+{
+	run_kernel("panic_flush_lock");
+	fail("still alive after the panic");
+}
+
 /* For the harness self-test: a scenario that fails, one that hangs. */
 static void check_planted_fail(void)
 {
@@ -488,12 +529,15 @@ static const struct scenario {
 	{ "timestamps",		check_timestamps },
 	{ "overflow",		check_overflow },
 	{ "nmi_backtrace",	check_nmi_backtrace },
+	{ "backtrace_irqoff",	check_backtrace_irqoff },
+	{ "suppress",		check_suppress },
 	{ "sysrq_help",		check_sysrq_help },
 	{ "dev_err_safe",	check_dev_err_safe },
 	{ "dev_err_nmi",	check_dev_err_nmi },
 	{ "nested_store",	check_nested_store },
 	{ "panic",		check_panic, 1 },
 	{ "panic_zap",		check_panic_zap, 1 },
+	{ "panic_flush_lock",	check_panic_flush_lock, 1 },
 	{ "bench",		check_bench, 1 },
 	{ "planted_fail",	check_planted_fail, 1 },
 	{ "planted_hang",	check_planted_hang, 1 },
