@@ -357,6 +357,16 @@ unproven() {
 		| if . == [] then "none" else join(", ") end' "$1"
 }
 
+# Everything a boot's results depend on besides the image, with the
+# scenarios of file $1.  Not their "fails on" column: it changes the
+# verdicts, not the boots.
+harness() {
+	cat "$TOP"/ci/{boot.sh,ktap.awk,guest/init.c}
+	awk '!/^#/ && NF { $3 = ""; print }' "$1"
+	qemu-system-x86_64 --version
+	say "$ACCEL $HANG_SECS $BOOT_TIMEOUT"
+}
+
 # Boot kernel $1, unless the same image already passed these scenarios
 # with this harness: then its results come from $CACHE.  Results with a
 # failure that counts are not kept, so that the next run boots again.
@@ -384,12 +394,7 @@ main() {
 	[ "${#plan[@]}" -gt 0 ] || die "the build plan is empty: nothing to boot"
 	mkdir -p "$BOOT_OUT"
 	prune_cache "$CACHE"
-	# Everything a boot's results depend on besides the image.
-	# Not the "fails on" column: it changes the verdicts, not the boots.
-	HARNESS=$(cat "$TOP"/ci/{boot.sh,ktap.awk,guest/init.c}
-		awk '!/^#/ && NF { $3 = ""; print }' "$TOP/ci/scenarios"
-		qemu-system-x86_64 --version
-		say "$ACCEL $HANG_SECS $BOOT_TIMEOUT")
+	HARNESS=$(harness "$TOP/ci/scenarios")
 	make_initramfs
 	load_fixes
 	for line in "${plan[@]}"; do

@@ -115,6 +115,17 @@ test_expect_success 'an image booted before with the same harness is not booted 
 	test "$(wc -l <boots)" = 4
 '
 
+test_expect_success 'a new "fails on" entry boots nothing again; a new scenario does' '
+	harness "$TOP/ci/scenarios" >one &&
+	sed "s/^\(recursion  *main  *\)vanilla /\1mutant-x /" "$TOP/ci/scenarios" >scenarios &&
+	! cmp -s "$TOP/ci/scenarios" scenarios &&
+	harness scenarios >two &&
+	test_cmp one two &&
+	sed "s/^recursion  *main /recursion  own  /" "$TOP/ci/scenarios" >scenarios &&
+	harness scenarios >three &&
+	! cmp -s one three
+'
+
 test_expect_success 'results with a failure that counts are booted again' '
 	fake_boots && HARNESS=one &&
 	say image3 >"$IMAGES/k.bzImage" &&
