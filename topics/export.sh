@@ -52,8 +52,16 @@ $status"
 }
 
 # Replace the patches of topic directory $1 with commits $2..topic/<name>.
+# A branch without commits of its own (its patches are already in the
+# base, so regeneration skipped them all) keeps the patches it has.
 export_topic() {
 	local dir=$1 start=$2 branch=topic/$topic_name new patch
+	if [ "$(tgit rev-list --count "$start..refs/heads/$branch")" = 0 ] &&
+		compgen -G "$dir/*.patch" >/dev/null; then
+		tgit update-ref "refs/regen/$branch" "refs/heads/$branch"
+		say "export: $branch has no commits of its own: $(basename "$dir") keeps its patches (already in the base)"
+		return
+	fi
 	scratch_dir new export
 	tgit format-patch -q --zero-commit --no-signature -o "$new" "$start..refs/heads/$branch"
 	rm -f "$dir"/*.patch

@@ -149,4 +149,25 @@ test_expect_success 'export refuses a topics directory that is not in git' '
 	test_grep "is not in a git repository: cannot tell whether exporting would overwrite edits" err
 '
 
+test_expect_success 'a topic whose patches are all in the base keeps them on export' '
+	git init -q t2 &&
+	make_topic t2 01-a &&
+	git -C linux checkout -q "distro/6.1.91^{commit}" &&
+	make_patch linux t2/01-a "s/^line 12;/line 12 a;/" "printk: a" &&
+	make_topic t2 02-inbase a &&
+	git -C linux checkout -q "distro/6.1.90^{commit}" &&
+	make_patch linux t2/02-inbase "s/^line 55;/line 55 other;/" "printk: other again" &&
+	git -C t2 add . && git -C t2 commit -q -m t2 &&
+	TOPICS_DIR=$TRASH/t2 regen >out 2>&1 &&
+	test_grep "inbase: 0 applied, 1 already in base" out &&
+	# amend the parent topic and move the child onto it, as a rebase does
+	git -C linux checkout -q topic/a &&
+	git -C linux commit -q --amend -m "printk: a, amended" &&
+	git -C linux branch -f topic/inbase topic/a &&
+	TOPICS_DIR=$TRASH/t2 bash "$TOP/topics/export.sh" >out &&
+	test_grep "topic/a -> 01-a (1 patches)" out &&
+	test_grep "topic/inbase has no commits of its own: 02-inbase keeps its patches" out &&
+	test_grep "line 55 other;" t2/02-inbase/0001-printk-other-again.patch
+'
+
 test_done
