@@ -32,7 +32,7 @@ build: ## build vanilla and every topic in one incremental O= dir
 boot: ## boot the builds in QEMU, run the KTAP scenarios, print the table
 	@ci/boot.sh
 
-mail: ## export the b4-ready v1..v4 mail series
+mail: ## export the b4-ready v1..v5 mail series
 	@mail/export.sh
 
 bench: ## printk cost and loss, series vs vanilla, and pipeline timings

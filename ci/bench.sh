@@ -5,7 +5,7 @@
 # 1. printk() cost per call in normal context, in a printk_safe section and
 #    in NMI, measured in the guest by the selftest's "bench": vanilla and
 #    for-next booted in turns, BENCH_ROUNDS times each, the fastest kept.
-# 2. Loss under flood: the "overflow" scenario with FLOOD_LINES lines per
+# 2. Loss under flood: the "flood" scenario with FLOOD_LINES lines per
 #    CPU and context, on vanilla and on the series built with each buffer
 #    shift of SHIFTS.
 # 3. Repeatability: VERDICT_RUNS runs of `FORCE=1 make boot`, and how many
@@ -83,17 +83,17 @@ bench_cost() {
 	say
 }
 
-# produced delivered lost of an "overflow" boot with FLOOD_LINES lines.
+# produced delivered lost of a "flood" boot with FLOOD_LINES lines.
 flood_of() {
-	qemu_boot "$1" "$2" "pstest.only=overflow pstest.lines=$FLOOD_LINES" >&2
+	qemu_boot "$1" "$2" "pstest.only=flood pstest.lines=$FLOOD_LINES" >&2
 	console_text "$2" |
-		sed -n 's/^.*# overflow: produced \([0-9-]*\) delivered \([0-9]*\) lost \([0-9]*\)$/\1 \2 \3/p'
+		sed -n 's/^.*# flood: produced \([0-9-]*\) delivered \([0-9]*\) lost \([0-9]*\)$/\1 \2 \3/p'
 }
 
 flood_row() {
 	local label=$1 buffer=$2 produced delivered lost
 	read -r produced delivered lost
-	[ -n "$produced" ] || die "no overflow result for $label"
+	[ -n "$produced" ] || die "no flood result for $label"
 	say "| $label | $buffer | $produced | $delivered | $lost | $((produced - delivered - lost)) |"
 }
 

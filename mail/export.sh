@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# export.sh - write the v1..v4 mail series, ready for b4 send (make mail)
+# export.sh - write the v1..v5 mail series, ready for b4 send (make mail)
 #
-# Each revision vN (mail/vN/revision.conf) is a patch series: v4 is the
-# series topics as they are in topics/ now, v1..v3 are their earlier states
+# Each revision vN (mail/vN/revision.conf) is a patch series: the last one
+# is the series topics as they are in topics/ now, the earlier ones are
 # kept in mail/vN/*.patch.  For each revision, in order:
 #
 #   1. its patches become commits on the distro base, branch mail/vN;
@@ -23,14 +23,14 @@
 # Then every revision is built (ci/build.sh), as every topic is, unless
 # MAIL_NO_BUILD is set (the mail tests, which check the messages only).
 #
-# v4 stays enrolled on b4/printk-safe: 'b4 send' in the worktree would
+# The last stays enrolled on b4/printk-safe: 'b4 send' in the worktree would
 # mail it for real.  See mail/README.md for what differs per revision.
 . "$(dirname "${BASH_SOURCE[0]}")/../ci/lib.sh"
 . "$TOP/topics/apply.sh"
 
 MAIL_DIR=$TOP/mail
 MAIL_OUT=$OUT/mail
-REVISIONS=(v1 v2 v3 v4)
+REVISIONS=(v1 v2 v3 v4 v5)
 SERIES=printk-safe
 PREP_BRANCH=b4/$SERIES
 LINKMASK=https://lore.kernel.org/r/
@@ -99,15 +99,15 @@ commit_patches() {
 	say "$tip"
 }
 
-# MAINTAINERS as topic maintainers leaves it: the v4 tree with that
-# topic's patches (MAINTAINERS.fragment) applied, or skipped where the
-# base has them.  get_maintainer.pl reads it with --mpath, so the
+# MAINTAINERS as topic maintainers leaves it: the last revision's tree
+# with that topic's patches (MAINTAINERS.fragment) applied, or skipped
+# where the base has them.  get_maintainer.pl reads it with --mpath, so the
 # series' tree itself needs no MAINTAINERS change.
 write_maintainers() {
-	local v4_tip=$1 dir=${TOPIC_DIR[maintainers]:-} tree
+	local last_tip=$1 dir=${TOPIC_DIR[maintainers]:-} tree
 	[ -n "$dir" ] || die "no maintainers topic in $TOPICS_DIR"
 	load_topic "$dir"
-	tree=$(APPLY_WHO=mail build_topic "$dir" "$v4_tip")"^{tree}"
+	tree=$(APPLY_WHO=mail build_topic "$dir" "$last_tip")"^{tree}"
 	tgit cat-file blob "$tree:MAINTAINERS" >"$WORK/MAINTAINERS"
 	# The same file as on topic/maintainers, unless the branches are stale.
 	if tgit rev-parse -q --verify refs/heads/topic/maintainers >/dev/null &&
@@ -136,12 +136,14 @@ cover_msgid() {
 	say "$id"
 }
 
-# The cover letter of revision $1 (number $2): the text of mail/cover, the
-# To/Cc trailers b4 send turns into headers, then below "---" the changes
-# since v1, newest first, as b4's reroll writes them, and the range-diff.
+# The cover letter of revision $1 (number $2): the text of mail/$1/cover
+# (or else mail/cover), the To/Cc trailers b4 send turns into headers,
+# then below "---" the changes since v1, newest first, as b4's reroll
+# writes them, and the range-diff.
 cover_letter() {
-	local v=$1 n=$2 k id
-	sed -e "s/@NAME@/$rev_name/g" -e "s|@BASE@|$BASE|g" "$MAIL_DIR/cover"
+	local v=$1 n=$2 k id text=$MAIL_DIR/$1/cover
+	[ -f "$text" ] || text=$MAIL_DIR/cover
+	sed -e "s/@NAME@/$rev_name/g" -e "s|@BASE@|$BASE|g" "$text"
 	say
 	sed 's/^/To: /' "$WORK/to"
 	sed 's/^/Cc: /' "$WORK/cc"
@@ -326,13 +328,13 @@ export_revision() {
 	prep_revision "$v" "$n"
 	send_revision "$v"
 	verify_revision "$v" "$m"
-	[ "$v" = v4 ] || tag_sent "$v"
+	[ "$v" = "${REVISIONS[-1]}" ] || tag_sent "$v"
 	say "$REV_KEY $(revision_refs "$v")" >"$stamp"
 	say "mail: $v: $m patches + cover, To $(wc -l <"$WORK/to") Cc $(wc -l <"$WORK/cc"), git am = mail/$v, b4 am ok -> $MAIL_OUT/$v.mbox"
 }
 
 main() {
-	local v v4_patches tip plan=()
+	local v last=${REVISIONS[-1]} last_patches tip plan=()
 	need_tree
 	command -v b4 >/dev/null || die "b4 is not installed: install the Debian package 'b4' (make deps)"
 	stage_lock mail
@@ -350,17 +352,18 @@ main() {
 		die "$WT has uncommitted changes"
 	mkdir -p "$MAIL_OUT"
 	REV_KEY=
-	# The MAINTAINERS of v4 serves every revision; v4 is built first for it.
-	load_revision v4
-	read_lines v4_patches revision_patches v4
-	tip=$(commit_patches "$BASE_COMMIT" "${v4_patches[@]}")
+	# The MAINTAINERS of the last revision serves every revision; it is
+	# built first for it.
+	load_revision "$last"
+	read_lines last_patches revision_patches "$last"
+	tip=$(commit_patches "$BASE_COMMIT" "${last_patches[@]}")
 	write_maintainers "$tip"
 	for v in "${REVISIONS[@]}"; do
 		export_revision "$v"
 		plan+=("mail-$v refs/heads/mail/$v topic/$SELFTEST_TOPIC")
 	done
 	[ -n "${MAIL_NO_BUILD:-}" ] || PLAN=$(printf '%s\n' "${plan[@]}") bash "$TOP/ci/build.sh"
-	say "mail: ${REVISIONS[*]} on $BASE, change-id $CHANGE_ID; $PREP_BRANCH holds ${REVISIONS[-1]} (b4 send in $WT), tags sent/$SERIES-v1..v3"
+	say "mail: ${REVISIONS[*]} on $BASE, change-id $CHANGE_ID; $PREP_BRANCH holds $last (b4 send in $WT), tags sent/$SERIES-${REVISIONS[0]}..${REVISIONS[-2]}"
 }
 
 main "$@"

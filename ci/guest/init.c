@@ -12,7 +12,7 @@
  *   pstest.only=NAME  run only scenario NAME (the panic and planted ones
  *                     run only this way)
  *   pstest.from=N     start at scenario N, after a hang in an earlier one
- *   pstest.lines=N    lines per CPU and context for "overflow"
+ *   pstest.lines=N    lines per CPU and context for "flood"
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -292,7 +292,8 @@ static void check_dev_err_nmi(void) { check_pair("dev_err_nmi", 0); }
 
 /*
  * A WARN from vsnprintf() inside the store of an NMI message: the nested
- * lines and the outer one arrive whole, nothing is lost.
+ * lines and the outer one arrive whole. Another inside a buffered store:
+ * the outer line arrives whole and the nested ones are reported lost.
  */
 static void check_nested_store(void)
 {
@@ -302,27 +303,56 @@ static void check_nested_store(void)
 	expect_count("precision 16777216 too large", 1);
 	expect_count("WARNING: CPU:", 1);
 	expect_count("internal error", 0);
-	expect_no_loss();
+	/* The buffered one, whose own WARN is dropped and counted. */
+	expect_count(TAG "nested_store 2", 1);
+	expect_count("Please remove unsupported", 0);
+	if (!lost_reported())
+		fail("the WARN nested in the buffered store is not reported lost");
 }
 
-static void check_overflow(void)
+/*
+ * "<name> produced N": every one of the N lines of <name> ("<name> ... line")
+ * is delivered or reported lost; returns the number reported lost.
+ */
+static int expect_accounted(const char *name)
 {
 	int produced = -1, delivered, lost, at;
+	char s[64];
 
-	run_kernel("overflow");
-	at = find(TAG "overflow produced ", 0);
+	snprintf(s, sizeof(s), TAG "%s produced ", name);
+	at = find(s, 0);
 	if (at >= 0)
 		sscanf(strstr(records[at].text, "produced ") + 9, "%d", &produced);
-	delivered = count(TAG "overflow nmi cpu") +
-		    count(TAG "overflow safe cpu");
+	delivered = 0;
+	for (at = 0; (at = find(" line ", at)) >= 0; at++)
+		if (!strncmp(records[at].text, TAG, strlen(TAG)) &&
+		    !strncmp(records[at].text + strlen(TAG), name, strlen(name)))
+			delivered++;
 	lost = lost_reported();
-	out("# overflow: produced %d delivered %d lost %d\n",
-	    produced, delivered, lost);
+	out("# %s: produced %d delivered %d lost %d\n",
+	    name, produced, delivered, lost);
 	if (produced < 0)
 		fail("no produced count");
 	else if (produced != delivered + lost)
 		fail("produced %d != delivered %d + reported lost %d",
 		     produced, delivered, lost);
+	return lost;
+}
+
+/* NMI and printk_safe output on every CPU: 6.1 delivers it all. */
+static void check_flood(void)
+{
+	run_kernel("flood");
+	if (expect_accounted("flood"))
+		fail("lines lost, which 6.1 delivers");
+}
+
+/* More buffered lines than the buffer holds: the rest are counted. */
+static void check_overflow(void)
+{
+	run_kernel("overflow");
+	if (!expect_accounted("overflow"))
+		fail("nothing lost: the buffer did not overflow, nothing tested");
 }
 
 static void check_timestamps(void)
@@ -410,8 +440,8 @@ static void check_nmi_backtrace(void)
 
 /*
  * The other CPUs spin with interrupts off, as hard-locked ones do: their
- * backtraces are in the ringbuffer before trigger_all_cpu_backtrace()
- * returns, not when they get to run their irq_work.
+ * backtraces, and what they buffered before, are in the ringbuffer before
+ * trigger_all_cpu_backtrace() returns, not when they run their irq_work.
  */
 static void check_backtrace_irqoff(void)
 {
@@ -431,6 +461,11 @@ static void check_backtrace_irqoff(void)
 		if (at > returned)
 			fail("backtrace of cpu %d stored after the trigger returned", cpu);
 	}
+	/* The CPU that asked did not spin: the others buffered a line. */
+	expect_count(" buffered", ncpus - 1);
+	for (at = 0; (at = find(" buffered", at)) >= 0; at++)
+		if (at > returned)
+			fail("'%s' stored after the trigger returned", records[at].text);
 	expect_no_loss();
 }
 
@@ -440,6 +475,15 @@ static void check_suppress(void)
 	run_kernel("suppress");
 	expect_count(TAG "suppress 0", 1);
 	expect_count(TAG "suppress 1", 0);
+	expect_no_loss();
+}
+
+/* An oops in a printk_safe section: kmsg_dump() sees what it printed. */
+static void check_kmsg_dump(void)
+{
+	run_kernel("kmsg_dump");
+	expect_count(TAG "kmsg_dump 1 before the oops", 1);
+	expect_count(TAG "kmsg_dump 2 dumper saw it", 1);
 	expect_no_loss();
 }
 
@@ -527,10 +571,12 @@ static const struct scenario {
 	{ "sem_up",		check_sem_up },
 	{ "console_write",	check_console_write },
 	{ "timestamps",		check_timestamps },
+	{ "flood",		check_flood },
 	{ "overflow",		check_overflow },
 	{ "nmi_backtrace",	check_nmi_backtrace },
 	{ "backtrace_irqoff",	check_backtrace_irqoff },
 	{ "suppress",		check_suppress },
+	{ "kmsg_dump",		check_kmsg_dump },
 	{ "sysrq_help",		check_sysrq_help },
 	{ "dev_err_safe",	check_dev_err_safe },
 	{ "dev_err_nmi",	check_dev_err_nmi },
@@ -589,7 +635,7 @@ int main(void)
 	cmdline_arg("pstest.lines=", lines, sizeof(lines));
 	first = from[0] ? atoi(from) : 1;
 	if (lines[0])
-		write_file("/sys/module/printk_safe_selftest/parameters/overflow_lines",
+		write_file("/sys/module/printk_safe_selftest/parameters/flood_lines",
 			   lines);
 
 	for (i = 0; i < NR_SCENARIOS; i++)

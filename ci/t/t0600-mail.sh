@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# t0600-mail.sh - mail/export.sh writes the v1..v4 series, b4-ready
+# t0600-mail.sh - mail/export.sh writes the v1..v5 series, b4-ready
 #
 # Runs the export on a clone of the kernel tree of make ci (it needs the
 # topic branches of 'make topics' and b4), in the scratch directory.
@@ -38,9 +38,14 @@ expected_subjects() {
 	case $v in
 	v1) pfx="PATCH RFC" name=alt_printk n=5 ;;
 	v2) pfx="PATCH RFC v2" name=alt_printk n=6 ;;
+	v5) pfx="PATCH RFC $v" name=printk_safe n=7 ;;
 	*) pfx="PATCH RFC $v" name=printk_safe n=6 ;;
 	esac
-	say "[$pfx 0/$n] printk: use $name to handle printk() recursive calls"
+	if [ "$v" = v5 ]; then
+		say "[$pfx 0/$n] printk: keep what 6.1's ringbuffer drops in printk_safe buffers"
+	else
+		say "[$pfx 0/$n] printk: use $name to handle printk() recursive calls"
+	fi
 	{
 		say "printk: use vprintk_func in vprintk()"
 		say "printk: rename nmi.c and exported api"
@@ -51,6 +56,10 @@ expected_subjects() {
 		v2) say "printk: use printk_safe buffers"
 		    say "printk: report printk recursion"
 		    say "printk: remove zap_locks() function" ;;
+		v5) say "printk: report lost messages in printk safe/nmi contexts"
+		    say "printk: use printk_safe buffers"
+		    say "printk: let printk_safe limit printk() recursion"
+		    say "printk: do not deadlock on printk locks in NMI and panic()" ;;
 		*) say "printk: report lost messages in printk safe/nmi contexts"
 		   say "printk: use printk_safe buffers"
 		   say "printk: remove zap_locks() function" ;;
@@ -83,21 +92,22 @@ am_tree() {
 	GIT_INDEX_FILE=$dir/index tgit write-tree
 }
 
-test_expect_success 'export writes four revisions and reports each' '
+test_expect_success 'export writes five revisions and reports each' '
 	bash "$TOP/mail/export.sh" >log &&
 	cat log &&
-	test "$(grep -c "^mail: v[1-4]: .* patches + cover" log)" = 4 &&
-	test "$(grep -c "^mail: v[1-4]: started" log)" = 4 &&
+	test "$(grep -c "^mail: v[1-5]: .* patches + cover" log)" = 5 &&
+	test "$(grep -c "^mail: v[1-5]: started" log)" = 5 &&
 	test_grep "^mail: v1: 5 patches + cover" log &&
 	test_grep "^mail: v4: 6 patches + cover" log &&
+	test_grep "^mail: v5: 7 patches + cover" log &&
 	test_grep "change-id $CHANGE_ID" log &&
-	for v in v1 v2 v3 v4; do
+	for v in v1 v2 v3 v4 v5; do
 		test -s "$MAIL/$v.mbox" && messages $v >/dev/null || return 1
 	done
 '
 
 test_expect_success 'subjects: the seed subjects, numbered, cover letter first' '
-	for v in v1 v2 v3 v4; do
+	for v in v1 v2 v3 v4 v5; do
 		expected_subjects $v >expect &&
 		for m in $(messages $v); do hdr "$m" Subject; done >actual &&
 		test_cmp expect actual || return 1
@@ -105,7 +115,7 @@ test_expect_success 'subjects: the seed subjects, numbered, cover letter first' 
 '
 
 test_expect_success 'threading: every patch replies to its cover letter' '
-	for v in v1 v2 v3 v4; do
+	for v in v1 v2 v3 v4 v5; do
 		cover=$(messages $v | head -n 1) &&
 		id=$(hdr "$cover" Message-Id) &&
 		case $id in "<$(echo "$CHANGE_ID" | sed "s/-[0-9a-f]*$//")-$v-0-"*) ;; *) echo "cover id $id"; return 1 ;; esac &&
@@ -118,27 +128,27 @@ test_expect_success 'threading: every patch replies to its cover letter' '
 '
 
 test_expect_success 'covers: base-commit, one change-id, changelog with links, range-diff' '
-	for v in v1 v2 v3 v4; do
+	for v in v1 v2 v3 v4 v5; do
 		cover=$(messages $v | head -n 1) &&
 		test_grep "^base-commit: $BASE_COMMIT\$" "$cover" &&
 		test_grep "^change-id: $CHANGE_ID\$" "$cover" || return 1
 	done &&
 	! grep -q "^Changes in" "$(messages v1 | head -n 1)" &&
-	cover=$(messages v4 | head -n 1) &&
+	cover=$(messages v5 | head -n 1) &&
 	grep "^Changes in v" "$cover" >actual &&
-	printf "Changes in v%s:\n" 4 3 2 >expect &&
+	printf "Changes in v%s:\n" 5 4 3 2 >expect &&
 	test_cmp expect actual &&
-	for k in 1 2 3; do
+	for k in 1 2 3 4; do
 		id=$(hdr "$(messages v$k | head -n 1)" Message-Id | tr -d "<>") &&
 		test_grep "^- Link to v$k: https://lore.kernel.org/r/$id\$" "$cover" || return 1
 	done &&
-	test_grep "^Range-diff against v3:" "$cover" &&
+	test_grep "^Range-diff against v4:" "$cover" &&
 	test_grep "^Range-diff against v1:" "$(messages v2 | head -n 1)"
 '
 
 test_expect_success 'To/Cc: get_maintainer.pl on the tree of topic/maintainers' '
 	tgit show topic/maintainers:MAINTAINERS >MAINTAINERS &&
-	. "$TOP/mail/v4/revision.conf" &&
+	. "$TOP/mail/v5/revision.conf" &&
 	patches=$(for t in $rev_topics; do topic_patches "$TOPICS_DIR/$t"; done) &&
 	opts="--mpath $TRASH/MAINTAINERS --nogit --nogit-fallback --nogit-chief-penguins --norolestats" &&
 	(cd "$WT" && perl scripts/get_maintainer.pl $opts --nol $patches) >to &&
@@ -148,14 +158,14 @@ test_expect_success 'To/Cc: get_maintainer.pl on the tree of topic/maintainers' 
 	test_grep "^John Ogness <john.ogness@linutronix.de>\$" to &&
 	test_grep "^Petr Mladek <pmladek@suse.com>\$" to &&
 	test_grep "^linux-kernel@vger.kernel.org\$" cc &&
-	test "$(messages v4 | wc -l)" = 7 &&
-	for m in $(messages v4); do
+	test "$(messages v5 | wc -l)" = 8 &&
+	for m in $(messages v5); do
 		hdr "$m" To | sed "s/, */\n/g" | sed "/^\$/d" >actual &&
 		test_cmp to actual &&
 		hdr "$m" Cc | sed "s/, */\n/g" | sed "/^\$/d" >actual &&
 		test_cmp cc actual || return 1
 	done &&
-	cat "$MAIL"/v[1-4].mbox >all &&
+	cat "$MAIL"/v[1-5].mbox >all &&
 	# mailed today: the addresses of today, not those of 2016 (which
 	# only the Message-Ids of the 2016 postings in Link: still carry)
 	awk "/^From /{ h = 1 } h && /^\$/{ h = 0 } h" all >headers &&
@@ -164,8 +174,8 @@ test_expect_success 'To/Cc: get_maintainer.pl on the tree of topic/maintainers' 
 '
 
 test_expect_success 'each mbox applies onto the base to the tree it came from' '
-	test "$(am_tree "$MAIL/v4.mbox")" = "$(tgit rev-parse topic/zap-locks^{tree})" &&
-	for v in v1 v2 v3; do
+	test "$(am_tree "$MAIL/v5.mbox")" = "$(tgit rev-parse topic/panic-locks^{tree})" &&
+	for v in v1 v2 v3 v4; do
 		GIT_INDEX_FILE=$TRASH/index tgit read-tree "$BASE_COMMIT" &&
 		for p in "$TOP/mail/$v"/*.patch; do
 			GIT_INDEX_FILE=$TRASH/index tgit apply --cached "$p" || return 1
@@ -176,7 +186,7 @@ test_expect_success 'each mbox applies onto the base to the tree it came from' '
 '
 
 test_expect_success 'b4 am takes the cover letter and every patch from each mbox' '
-	for v in v1 v2 v3 v4; do
+	for v in v1 v2 v3 v4 v5; do
 		n=$(($(messages $v | wc -l) - 1)) &&
 		rm -rf am && mkdir am &&
 		(cd am && b4 --offline-mode --no-interactive am -m "$MAIL/$v.mbox" -o .) >log 2>&1 &&
@@ -186,13 +196,13 @@ test_expect_success 'b4 am takes the cover letter and every patch from each mbox
 	done
 '
 
-test_expect_success 'b4 reads the prep branch back: v4, the change-id, v3 to compare to' '
+test_expect_success 'b4 reads the prep branch back: v5, the change-id, v4 to compare to' '
 	(cd "$WT" && b4 --offline-mode prep --show-info) >info 2>&1 &&
-	test_grep "^revision: 4\$" info &&
+	test_grep "^revision: 5\$" info &&
 	test_grep "^change-id: $CHANGE_ID\$" info &&
 	test_grep "^base-commit: $BASE_COMMIT\$" info &&
-	(cd "$WT" && b4 --offline-mode prep --compare-to v3) >rd 2>&1 &&
-	test_grep "^6:  [0-9a-f]* ! 6:  [0-9a-f]* printk: remove zap_locks() function" rd
+	(cd "$WT" && b4 --offline-mode prep --compare-to v4) >rd 2>&1 &&
+	test_grep "^3:  [0-9a-f]* ! 3:  [0-9a-f]* printk: introduce per-cpu safe_print seq buffer" rd
 '
 
 test_expect_success 'v1..v3 differ from v4 as their changelogs say' '
@@ -233,10 +243,30 @@ test_expect_success 'v1..v3 differ from v4 as their changelogs say' '
 	test_cmp expect changed
 '
 
+test_expect_success 'v5 differs from v4 as its changelog says' '
+	for r in v4 v5; do
+		tgit show "mail/$r:kernel/printk/printk_safe.c" >"safe.$r" &&
+		tgit show "mail/$r:kernel/panic.c" >"panic.$r" || return 1
+	done &&
+	# v4 buffered every NMI and printk_safe message, v5 stores directly
+	# as far as 6.1 does and buffers only the deeper nesting
+	! grep -q "PRINTK_MAX_DIRECT" safe.v4 &&
+	test_grep "if (s->depth <= PRINTK_MAX_DIRECT)" safe.v5 &&
+	# console_sem: zapped by the panic flush with one CPU online in v4,
+	# by panic() once it stopped the other CPUs in v5
+	test_grep "console_sem_zap_on_panic" safe.v4 &&
+	! grep -q "console_sem_zap_on_panic" safe.v5 &&
+	test_grep "^	console_sem_zap_on_panic();" panic.v5 &&
+	tgit diff --name-only mail/v4 mail/v5 >changed &&
+	printf "%s\n" include/linux/console.h kernel/panic.c kernel/printk/internal.h \
+		kernel/printk/printk.c kernel/printk/printk_safe.c >expect &&
+	test_cmp expect changed
+'
+
 test_expect_success 're-running gives the same messages but for Message-Id tails and dates' '
 	mv "$MAIL" first &&
 	bash "$TOP/mail/export.sh" >/dev/null 2>&1 &&
-	for v in v1 v2 v3 v4; do
+	for v in v1 v2 v3 v4 v5; do
 		normalized first/$v.mbox >expect &&
 		normalized "$MAIL/$v.mbox" >actual &&
 		test_cmp expect actual || return 1
