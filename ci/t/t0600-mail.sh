@@ -29,6 +29,17 @@ hdr() {
 	' "$1"
 }
 
+# The files the changelog checks read, of each revision ref $@:
+# printk_safe.c, printk.c and panic.c as safe.REF, printk.REF, panic.REF.
+show_files() {
+	local r
+	for r; do
+		tgit show "mail/$r:kernel/printk/printk_safe.c" >"safe.$r" &&
+		tgit show "mail/$r:kernel/printk/printk.c" >"printk.$r" &&
+		tgit show "mail/$r:kernel/panic.c" >"panic.$r" || return 1
+	done
+}
+
 # The messages of revision $1, cover letter first.
 messages() { ls "$MAIL/$1"/*.eml; }
 
@@ -206,10 +217,7 @@ test_expect_success 'b4 reads the prep branch back: v5, the change-id, v4 to com
 '
 
 test_expect_success 'v1..v3 differ from v4 as their changelogs say' '
-	for r in v1 v2 v3 v4 v2~1 v3~1 v4~1; do
-		tgit show "mail/$r:kernel/printk/printk_safe.c" >"safe.$r" &&
-		tgit show "mail/$r:kernel/printk/printk.c" >"printk.$r" || return 1
-	done &&
+	show_files v1 v2 v3 v4 v2~1 v3~1 v4~1 &&
 	# v1: no timestamps kept in the buffers; v2 on: kept
 	! grep -q "ts_nsec" safe.v1 &&
 	test_grep "m->ts_nsec = ts_nsec;" safe.v2 &&
@@ -244,10 +252,7 @@ test_expect_success 'v1..v3 differ from v4 as their changelogs say' '
 '
 
 test_expect_success 'v5 differs from v4 as its changelog says' '
-	for r in v4 v5; do
-		tgit show "mail/$r:kernel/printk/printk_safe.c" >"safe.$r" &&
-		tgit show "mail/$r:kernel/panic.c" >"panic.$r" || return 1
-	done &&
+	show_files v4 v5 &&
 	# v4 buffered every NMI and printk_safe message, v5 stores directly
 	# as far as 6.1 does and buffers only the deeper nesting
 	! grep -q "PRINTK_MAX_DIRECT" safe.v4 &&
