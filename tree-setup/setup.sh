@@ -67,12 +67,14 @@ unpack() {
 	[ -f "$dest/Makefile" ] || die "$TARBALL has no top-level Makefile: not a kernel source tarball"
 }
 
+# The topics and the mail series are committed and signed off as the
+# maintainer: never make an identity up.
 ensure_identity() {
-	# Commits in the tree need an identity; CI machines may have none.
-	igit config user.email >/dev/null ||
-		igit config user.email "printk-tree@localhost"
-	igit config user.name >/dev/null ||
-		igit config user.name "printk tree"
+	local key
+	for key in user.name user.email; do
+		igit config "$key" >/dev/null ||
+			die "git config $key is not set: the commits, From: and Signed-off-by: of the series are the maintainer's (git config --global $key ...)"
+	done
 }
 
 # Commit the files in $1 (the unpacked source, staged through index file

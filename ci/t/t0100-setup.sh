@@ -48,6 +48,14 @@ test_expect_success 'a tarball that is not there is named' '
 	test_grep "no kernel source tarball $TRASH/nope.tar.xz" err
 '
 
+test_expect_success 'without a git identity, setup names the missing key and invents none' '
+	make_fake_tarball "$TRASH" 92 &&
+	test_must_fail env HOME=$TRASH/nohome GIT_CONFIG_NOSYSTEM=1 \
+		PRINTK_TREE=$TRASH/linux3 bash "$TOP/tree-setup/setup.sh" 2>err &&
+	test_grep "git config user.name is not set" err &&
+	test ! -e linux3
+'
+
 # A machine without the kernel source: a tmpfs over /usr/src in a mount
 # namespace of its own, and a stand-in apt-get that installs nothing.
 test_lazy_prereq UNSHARE 'unshare -m true'
