@@ -157,6 +157,15 @@ test_expect_success 'covers: base-commit, one change-id, changelog with links, r
 	test_grep "^Range-diff against v1:" "$(messages v2 | head -n 1)"
 '
 
+test_expect_success 'the changelogs of the ported v2..v4 say which changes are 2016 ones' '
+	cover=$(messages v4 | head -n 1) &&
+	test_grep "\[2016\] marks the changes" "$cover" &&
+	sed -n "/^Changes in v4:/,/^Range-diff/p" "$cover" |
+		grep "^- " | grep -v "^- Link to v" >items &&
+	test "$(wc -l <items)" -ge 10 &&
+	! grep -v "^- \[\(2016\|port\)\] " items
+'
+
 test_expect_success 'To/Cc: get_maintainer.pl on the tree of topic/maintainers' '
 	tgit show topic/maintainers:MAINTAINERS >MAINTAINERS &&
 	. "$TOP/mail/v5/revision.conf" &&
