@@ -48,13 +48,15 @@ qemu_start() {
 	qemu-system-x86_64 -accel "$ACCEL" -smp 4 -m 256 -display none \
 		-monitor none -no-reboot -serial "file:$2" \
 		-kernel "$1" -initrd "$INITRAMFS" \
-		-append "console=ttyS0 panic=-1 log_buf_len=4M printk.devkmsg=on $3" \
+		-append "console=ttyS0 panic=0 log_buf_len=4M printk.devkmsg=on $3" \
 		>"$2.stderr" 2>&1 </dev/null 9>&- &
 }
 
 # Boot $1 with extra command line $3, console to $2; BOOT_RESULT says
 # "done" (the guest ended) or "hang" (killed after $HANG_SECS of silence
 # or $BOOT_TIMEOUT in all).  QEMU failing is an error, with its messages.
+# panic=0 keeps a panicked guest from rebooting before panic() prints its
+# last line: once that line is on the console, the boot is over.
 qemu_boot() {
 	local log=$2 pid size last=-1 still=0 waited=0 rc=0
 	say "boot: $(basename "$log" .log): started (console: $log)"
@@ -62,6 +64,11 @@ qemu_boot() {
 	pid=$!
 	BOOT_RESULT="done"
 	while kill -0 "$pid" 2>/dev/null; do
+		if grep -q -- "---\[ end Kernel panic" "$log"; then
+			sleep 1	# the rest of the line
+			kill_tree "$pid"
+			return
+		fi
 		sleep 1
 		waited=$((waited + 1))
 		[ $((waited % HEARTBEAT)) != 0 ] ||

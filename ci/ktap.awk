@@ -5,7 +5,9 @@
 # line per scenario that started:  <name> <pass|fail|hang> [lost=N] [detail]
 # A scenario without a KTAP result hangs, unless it is a panic scenario
 # and the kernel panicked: that passes if all PANIC_LINES lines printed
-# from NMI before the panic reached the console, once each.  Problems
+# from NMI before the panic reached the console, once each, and so did
+# panic()'s last line, "---[ end Kernel panic ...", which it prints from
+# NMI too, after the consoles were flushed.  Problems
 # with the KTAP stream itself are reported as the pseudo scenario "ktap":
 # no version line, no plan, or (when the guest got to its end) a plan
 # that does not match the number of results.
@@ -52,6 +54,7 @@ current == "" { next }
 
 /^printk_safe_test: panic line [0-9]+$/ { panic_line[current, $NF]++ }
 /Kernel panic - not syncing/ { panicked[current] = 1 }
+/^---\[ end Kernel panic - not syncing/ { panic_end[current] = 1 }
 
 $0 ~ splat && $0 !~ allowed[current] && !(current in unexpected) {
 	unexpected[current] = $0
@@ -61,9 +64,11 @@ function panic_status(name,    k, missing) {
 	for (k = 0; k < PANIC_LINES; k++)
 		if (panic_line[name, k] != 1)
 			missing = missing " " k "(x" panic_line[name, k] + 0 ")"
-	if (missing == "")
-		return "pass " PANIC_LINES " NMI lines before the panic"
-	return "fail NMI lines not printed once each:" missing
+	if (missing != "")
+		return "fail NMI lines not printed once each:" missing
+	if (!panic_end[name])
+		return "fail no '---[ end Kernel panic' line"
+	return "pass " PANIC_LINES " NMI lines before the panic, and its end line"
 }
 
 END {

@@ -56,14 +56,17 @@ test_expect_success 'a splat the scenario causes itself is accepted' '
 	results log >out && test "$(cat out)" = "recursion pass"
 '
 
-test_expect_success 'a panic passes only with every NMI line printed once' '
+test_expect_success 'a panic passes only with every NMI line printed once, and its end line' '
 	lines=$(for i in $(seq 0 19); do say "[    2.0][    C1] printk_safe_test: panic line $i"; done) &&
-	console_log "[    1.1][    T1] # pstest: start 1 panic" "$lines" \
-		"[    2.1][    C1] Kernel panic - not syncing: printk_safe_test: panic in NMI" >log &&
+	panic="[    2.1][    C1] Kernel panic - not syncing: printk_safe_test: panic in NMI" &&
+	end="[    2.2][    C1] ---[ end Kernel panic - not syncing: printk_safe_test: panic in NMI ]---" &&
+	console_log "[    1.1][    T1] # pstest: start 1 panic" "$lines" "$panic" "$end" >log &&
 	results log >out && test_grep "^panic pass" out &&
 	console_log "[    1.1][    T1] # pstest: start 1 panic" "$(grep -v "line 7$" <<<"$lines")" \
-		"[    2.1][    C1] Kernel panic - not syncing: printk_safe_test: panic in NMI" >log &&
-	results log >out && test_grep "^panic fail NMI lines not printed once each: 7(x0)" out
+		"$panic" "$end" >log &&
+	results log >out && test_grep "^panic fail NMI lines not printed once each: 7(x0)" out &&
+	console_log "[    1.1][    T1] # pstest: start 1 panic" "$lines" "$panic" >log &&
+	results log >out && test_grep "^panic fail no .---\[ end Kernel panic. line" out
 '
 
 test_expect_success 'a plan that does not match the results of a finished run is reported' '
