@@ -161,7 +161,7 @@ load_fixes() {
 # Does kernel $1 contain topic $2?
 has_topic() {
 	local t=$1
-	[ "$1" = for-next ] && return 0
+	[[ $1 == for-next || $1 == config-* ]] && return 0
 	while [ -n "$t" ] && [ "$t" != vanilla ]; do
 		[ "$t" = "$2" ] && return 0
 		t=${PARENT[$t]:-}
@@ -177,7 +177,7 @@ must_pass() {
 must_fail() { [[ ${FAILS_ON[$2]:-} == *",$1,"* ]]; }
 
 # Kernels $@ in the order of the table: vanilla, the topics in series
-# order, for-next, the mutants.
+# order, for-next, its configurations, the mutants.
 table_order() {
 	local dir k order=(vanilla)
 	for dir in "${TOPIC_DIRS[@]}"; do
@@ -186,6 +186,9 @@ table_order() {
 	done
 	for k in "${order[@]}" for-next; do
 		[[ " $* " != *" $k "* ]] || say "$k"
+	done
+	for k in "$@"; do
+		[[ $k != config-* ]] || say "$k"
 	done
 	for k in "$@"; do
 		[[ $k != mutant-* ]] || say "$k"
@@ -406,6 +409,10 @@ main() {
 	load_fixes
 	for line in "${plan[@]}"; do
 		name=${line%% *}
+		if compile_only "$name"; then
+			say "boot: $name: compile only ($(config_of "$name"))"
+			continue
+		fi
 		boot_kernel "$name"
 		kernels+=("$name")
 	done

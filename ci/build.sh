@@ -7,7 +7,9 @@
 # compiler is not built again: its image comes from $IMAGES/by-key
 # (FORCE=1 rebuilds).  The bzImages go to $IMAGES for the boot stage.
 # A build fails on a compiler error and on a compiler warning in
-# kernel/printk that vanilla does not have.  KCONFIG_EXTRA=fragment and
+# kernel/printk that vanilla does not have (for-next also at W=1).
+# ci/configs/NAME.config gives kernel config-NAME, for-next in another
+# configuration, built in a directory of its own.  KCONFIG_EXTRA=fragment and
 # IMAGE_TAG=-suffix build variants (ci/bench.sh does); PLAN="name refs..."
 # lines replace the build plan (mail/export.sh builds the revisions).
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -19,7 +21,21 @@ CACHE=$IMAGES/by-key
 # Compiler warnings in kernel/printk, without line numbers.
 printk_warnings() {
 	matching -E '(^|/)kernel/printk/[^:]*:[0-9]+:[0-9]+: warning:' "$1" |
-		sed -E 's#^.*(kernel/printk/[^:]*):[0-9]+:[0-9]+: #\1: #' | sort -u
+		sed -E 's#^.*(kernel/printk/[^:]*):[0-9]+:[0-9]+: #\1: #'
+}
+
+# The kernel/printk warnings of the build of kernel $1 logged in $2, into
+# $3; for vanilla and for-next also those of W=1, for which kernel/printk
+# is compiled again (the next build recompiles it without).
+build_warnings() {
+	local name=$1 log=$2 out=$3
+	printk_warnings "$log" >"$out.tmp"
+	if [[ $name == vanilla || $name == for-next ]]; then
+		run_logged "build: $name: W=1 kernel/printk" "$log.w1" kmake -s W=1 kernel/printk/
+		printk_warnings "$log.w1" | sed 's/^/W=1 /' >>"$out.tmp"
+	fi
+	sort -u "$out.tmp" >"$out"
+	rm "$out.tmp"
 }
 
 # Build the tree of $2... (merged_commit) as kernel $1 in $OBJ, unless a
@@ -27,12 +43,15 @@ printk_warnings() {
 # kernel/printk warnings.
 build_one() {
 	local name=$1 commit tree inputs key start log new how=built checkout
+	# A configuration is built in a directory of its own (ci/configs).
+	local OBJ=$OBJ KCONFIG_EXTRA=${KCONFIG_EXTRA:-}
+	[[ $name != config-* ]] || OBJ=$BUILD_DIR/obj-${name#config-} KCONFIG_EXTRA=$(config_of "$name")
 	shift
 	commit=$(merged_commit "$@")
 	tgit update-ref "refs/build/$name" "$commit"
 	tree=$(tgit rev-parse "$commit^{tree}")
 	inputs=$(build_inputs)
-	key=$CACHE/$(key_of "$tree" "$inputs" "$(declare -f printk_warnings)")
+	key=$CACHE/$(key_of "$tree" "$inputs" "$(declare -f printk_warnings build_warnings)")
 	log=$LOGS/$name.log
 	start=$SECONDS
 	checkout=$(kcidb_checkout "$commit" "$name")
@@ -46,7 +65,7 @@ build_one() {
 		BUILDING=("${key##*/}" "$checkout" "$log" "$name")
 		run_logged "build: $name" "$log" kmake -s bzImage
 		BUILDING=()
-		printk_warnings "$log" >"$key.warnings"
+		build_warnings "$name" "$log" "$key.warnings"
 		cp "$OBJ/arch/x86/boot/bzImage" "$key.tmp"
 		mv "$key.tmp" "$key.bzImage"
 	fi

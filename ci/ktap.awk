@@ -50,6 +50,8 @@ BEGIN {
 
 /^# [a-z_]+: .*lost [0-9]+$/ { lost[substr($2, 1, length($2) - 1)] = $NF }
 
+# A splat while the kernel boots fails every scenario of the boot.
+current == "" && $0 ~ splat && early == "" { early = $0 }
 current == "" { next }
 
 /^printk_safe_test: panic line [0-9]+$/ { panic_line[current, $NF]++ }
@@ -88,6 +90,8 @@ END {
 			out = "hang no result"
 		if (out ~ /^pass/ && (name in unexpected))
 			out = "fail unexpected: " unexpected[name]
+		if (out ~ /^pass/ && early != "")
+			out = "fail splat before the tests: " early
 		if (name in lost)
 			sub(/^[a-z]+/, "& lost=" lost[name], out)
 		print name, out

@@ -18,6 +18,8 @@ PRINTK_TREE=${PRINTK_TREE:-$PRINTK_CACHE/linux}
 TOPICS_DIR=${TOPICS_DIR:-$TOP/topics}
 # Mutants: patches that each break one property of the series (ci/scenarios).
 MUTANTS_DIR=${MUTANTS_DIR:-$TOP/ci/mutants}
+# Configurations for-next is also built in, each on top of ci/kernel.config.
+CONFIGS_DIR=${CONFIGS_DIR:-$TOP/ci/configs}
 OUT=${OUT:-$PRINTK_CACHE/out}
 BUILD_DIR=${BUILD_DIR:-$PRINTK_CACHE/build}
 IMAGES=$PRINTK_CACHE/images
@@ -289,9 +291,11 @@ SELFTEST_TOPIC=selftest
 # (bisectable); all of them get the selftest topic so they run the same
 # scenarios.  Topics based on the base come first, so that the stacked
 # ones, which change include/linux/printk.h, rebuild the tree only once.
-# Each mutant, $MUTANTS_DIR/NAME.patch on for-next, is kernel mutant-NAME.
+# Each mutant, $MUTANTS_DIR/NAME.patch on for-next, is kernel mutant-NAME,
+# and each configuration, $CONFIGS_DIR/NAME.config, kernel config-NAME:
+# for-next with that fragment on top of ci/kernel.config.
 full_plan() {
-	local dir base patch
+	local dir base patch conf
 	base=$(base_ref)
 	load_topics
 	say "vanilla $base topic/$SELFTEST_TOPIC"
@@ -304,7 +308,16 @@ full_plan() {
 	for patch in "$MUTANTS_DIR"/*.patch; do
 		[ ! -e "$patch" ] || say "mutant-$(basename "$patch" .patch) for-next mutant:$(basename "$patch" .patch)"
 	done
+	for conf in "$CONFIGS_DIR"/*.config; do
+		[ ! -e "$conf" ] || say "config-$(basename "$conf" .config) for-next"
+	done
 }
+
+# The config fragment of kernel $1, config-NAME: ci/configs/NAME.config.
+config_of() { say "$CONFIGS_DIR/${1#config-}.config"; }
+
+# Is kernel $1 a configuration that is built but not booted?
+compile_only() { [[ $1 == config-* ]] && grep -qx '# compile only' "$(config_of "$1")"; }
 
 # The plan, or the kernels BUILDS="name..." names from it.
 build_plan() {
@@ -446,10 +459,19 @@ configure() {
 	"$WT/scripts/kconfig/merge_config.sh" -m -O "$OBJ" "$OBJ/.config" \
 		"${fragments[@]}" >/dev/null
 	kmake -s olddefconfig >/dev/null
-	# A later fragment overrides an earlier one, as in merge_config.sh.
-	missing=$(cat "${fragments[@]}" | grep '^CONFIG_' |
-		awk -F= '{ last[$1] = $0 } END { for (o in last) print last[o] }' |
-		matching -vxFf "$OBJ/.config")
+	# A later fragment overrides an earlier one, as in merge_config.sh;
+	# "# CONFIG_X is not set" wants CONFIG_X absent.
+	missing=$(cat "${fragments[@]}" | awk -v config="$OBJ/.config" '
+		BEGIN { while ((getline l < config) > 0) if (l ~ /^CONFIG_/) have[substr(l, 1, index(l, "=") - 1)] = l }
+		/^CONFIG_/ { want[substr($0, 1, index($0, "=") - 1)] = $0 }
+		/^# CONFIG_[A-Za-z0-9_]+ is not set$/ { want[$2] = "" }
+		END {
+			for (o in want)
+				if (want[o] == "" && o in have)
+					print "# " o " is not set"
+				else if (want[o] != "" && have[o] != want[o])
+					print want[o]
+		}')
 	[ "${1:-}" != strict ] || [ -z "$missing" ] ||
 		die "config options of ${fragments[*]#"$TOP/"} not in the final .config (missing dependency?):
 $missing"

@@ -24,7 +24,7 @@ TEST_NAME=$(basename "$0" .sh)
 TRASH=$(mktemp -d "${TMPDIR:-/tmp}/$TEST_NAME.XXXXXX")
 export PRINTK_CACHE=$TRASH/cache PRINTK_TREE=$TRASH/cache/linux
 # The project's mutants patch the real tree, not a test's stand-in.
-export MUTANTS_DIR=$TRASH/mutants
+export MUTANTS_DIR=$TRASH/mutants CONFIGS_DIR=$TRASH/configs
 unset OUT BUILD_DIR TOPICS_DIR CCACHE_DIR BUILDS BASE FORCE TARBALL PLAN \
 	KCONFIG_EXTRA IMAGE_TAG
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"

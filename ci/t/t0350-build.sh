@@ -114,6 +114,36 @@ test_expect_success 'a new compiler warning in kernel/printk fails the build' '
 		"$PRINTK_CACHE/out/build/results.json")" = false
 '
 
+test_expect_success 'for-next and vanilla are also compiled at W=1 in kernel/printk' '
+	FORCE=1 BUILDS="vanilla for-next first" build >out &&
+	test_grep "^build: vanilla: W=1 kernel/printk: started" out &&
+	test_grep "^build: for-next: W=1 kernel/printk: started" out &&
+	! grep -q "^build: first: W=1" out
+'
+
+test_expect_success 'a configuration in ci/configs is for-next built in a directory of its own' '
+	mkdir -p "$CONFIGS_DIR" &&
+	test_when_finished "rm -rf \"$CONFIGS_DIR\"" &&
+	printf "CONFIG_FAKE_VARIANT=y\n# CONFIG_FAKE_OFF is not set\n" >"$CONFIGS_DIR/variant.config" &&
+	build >out &&
+	test_grep "^build: config-variant: built" out &&
+	test_grep "^build: for-next: up to date" out &&
+	test_grep "^CONFIG_FAKE_VARIANT=y" "$PRINTK_CACHE/build/obj-variant/.config" &&
+	! grep -q FAKE_VARIANT "$PRINTK_CACHE/build/obj/.config" &&
+	test "$(cat "$PRINTK_CACHE/images/config-variant.commit")" = "$(git -C "$PRINTK_TREE" rev-parse for-next)" &&
+	build >out &&
+	test_grep "^build: config-variant: up to date" out
+'
+
+test_expect_success 'an option a configuration unsets but the build keeps fails it, named' '
+	mkdir -p "$CONFIGS_DIR" &&
+	test_when_finished "rm -rf \"$CONFIGS_DIR\"" &&
+	printf "# CONFIG_SMP is not set\n" >"$CONFIGS_DIR/up.config" &&
+	test_must_fail env BUILDS=config-up bash "$TOP/ci/build.sh" >out 2>&1 &&
+	test_grep "not in the final .config" out &&
+	test_grep "^# CONFIG_SMP is not set" out
+'
+
 # A build that runs until it is stopped; once it has said that it still
 # runs, it is waiting for make (and a signal is not lost in between).
 slow_build() {

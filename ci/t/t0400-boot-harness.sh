@@ -49,6 +49,16 @@ test_expect_success 'a splat the scenario does not expect fails it' '
 	results log >out && test_grep "^owner fail unexpected: BUG: spinlock recursion" out
 '
 
+test_expect_success 'a splat while the kernel boots fails the scenarios of the boot' '
+	say "[    0.5][    T1] BUG: sleeping function called from invalid context at mm/slab.h:1" >early &&
+	console_log "[    1.1][    T1] # pstest: start 1 owner" \
+		"[    1.2][    T1] ok 1 owner" >log &&
+	cat early log >log2 &&
+	results log2 >out &&
+	test_grep "^owner fail splat before the tests: BUG: sleeping function" out &&
+	results log >out && test "$(cat out)" = "owner pass"
+'
+
 test_expect_success 'a splat the scenario causes itself is accepted' '
 	console_log "[    1.1][    T1] # pstest: start 1 recursion" \
 		"[    1.15][    C0] WARNING: CPU: 0 PID: 1 at kernel/printk/x.c:1 f+0x0/0x1" \
