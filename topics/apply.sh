@@ -51,9 +51,10 @@ patch_state() {
 # Apply patch $1, which applies, on commit $2 (already in $INDEX); print
 # the new commit, authored at $3 (default: the patch's date) and committed
 # at $4 (default: the author date, so that the same patches give the same
-# commits).
+# commits).  The author is the patch's, or AS_NAME <AS_EMAIL> when set,
+# who then also replaces the patch author's Signed-off-by.
 commit_patch() {
-	local patch=$1 parent=$2 info author email date subject tree
+	local patch=$1 parent=$2 info author email date subject tree sob
 	info=$(tgit mailinfo "$INDEX.msg" "$INDEX.patch" <"$patch")
 	author=$(sed -n 's/^Author: //p' <<<"$info")
 	email=$(sed -n 's/^Email: //p' <<<"$info")
@@ -61,9 +62,12 @@ commit_patch() {
 	subject=$(sed -n 's/^Subject: //p' <<<"$info")
 	[ -n "$author" ] && [ -n "$email" ] && [ -n "$subject" ] ||
 		die "$patch: no author or subject in its mail headers (From:, Subject:)"
+	sob="Signed-off-by: $author <$email>"
+	[ -z "${AS_NAME:-}" ] || author=$AS_NAME email=$AS_EMAIL
 	GIT_INDEX_FILE=$INDEX tgit apply --cached "$INDEX.patch"
 	tree=$(GIT_INDEX_FILE=$INDEX tgit write-tree)
 	{ say "$subject"; say; cat "$INDEX.msg"; } |
+		awk -v old="$sob" -v new="Signed-off-by: $author <$email>" '$0 == old { $0 = new } { print }' |
 		GIT_AUTHOR_NAME=$author GIT_AUTHOR_EMAIL=$email GIT_AUTHOR_DATE=$date \
 		GIT_COMMITTER_DATE=${4:-$date} tgit commit-tree "$tree" -p "$parent"
 }

@@ -8,6 +8,10 @@
 test_have_prereq KERNEL_TREE || skip_all "needs the kernel tree of make ci (run after make ci)"
 command -v b4 >/dev/null || skip_all "b4 is not installed"
 use_kernel_tree
+# Not the identity the patches in topics/ and mail/ were made with: the
+# export must mail them as this maintainer.
+tgit config user.name "Test Maintainer"
+tgit config user.email "maintainer@printk-list.test"
 
 export OUT=$TRASH/out
 # The revisions' builds belong to make mail, not to these message checks.
@@ -58,8 +62,13 @@ expected_subjects() {
 		say "[$pfx 0/$n] printk: use $name to handle printk() recursive calls"
 	fi
 	{
-		say "printk: use vprintk_func in vprintk()"
-		say "printk: rename nmi.c and exported api"
+		if [ "$v" = v5 ]; then
+			say "printk: honour NMI and printk_safe context in vprintk_emit()"
+			say "printk: call printk_safe_init() and printk_safe_flush_on_panic() again"
+		else
+			say "printk: use vprintk_func in vprintk()"
+			say "printk: rename nmi.c and exported api"
+		fi
 		say "printk: introduce per-cpu safe_print seq buffer"
 		case $v in
 		v1) say "printk: use printk_safe buffers"
@@ -164,6 +173,19 @@ test_expect_success 'the changelogs of the ported v2..v4 say which changes are 2
 		grep "^- " | grep -v "^- Link to v" >items &&
 	test "$(wc -l <items)" -ge 10 &&
 	! grep -v "^- \[\(2016\|port\)\] " items
+'
+
+test_expect_success 'each patch is from the maintainer running the export, crediting the 2016 one' '
+	for v in v1 v2 v3 v4 v5; do
+		for m in $(messages $v | tail -n +2); do
+			test "$(hdr "$m" From)" = "Test Maintainer <maintainer@printk-list.test>" &&
+			sed "/^---\$/,\$d" "$m" >body &&
+			test_grep "^Signed-off-by: Test Maintainer <maintainer@printk-list.test>\$" body &&
+			test_grep "^Link: " body &&
+			test_grep "Sergey Senozhatsky" body || { echo "in $m"; return 1; }
+		done || return 1
+	done &&
+	! grep -l "Seed 840804d4\|a-seed-840804d4" "$MAIL"/v[1-5].mbox
 '
 
 test_expect_success 'To/Cc: get_maintainer.pl on the tree of topic/maintainers' '
@@ -271,9 +293,16 @@ test_expect_success 'v5 differs from v4 as its changelog says' '
 	test_grep "console_sem_zap_on_panic" safe.v4 &&
 	! grep -q "console_sem_zap_on_panic" safe.v5 &&
 	test_grep "^	console_sem_zap_on_panic();" panic.v5 &&
+	# printk_trigger_flush() keeps its name and callers in v5
+	test_grep "^	printk_safe_flush();" <(tgit show mail/v4:lib/nmi_backtrace.c) &&
+	test_grep "^	printk_trigger_flush();" <(tgit show mail/v5:lib/nmi_backtrace.c) &&
+	# v5 patch 1: vprintk_emit() checks the context itself, for stable
+	test_grep "^Cc: stable@vger.kernel.org\$" "$(messages v5 | sed -n 2p)" &&
+	test_grep "^Fixes: 93d102f094be " "$(messages v5 | sed -n 2p)" &&
 	tgit diff --name-only mail/v4 mail/v5 >changed &&
-	printf "%s\n" include/linux/console.h kernel/panic.c kernel/printk/internal.h \
-		kernel/printk/printk.c kernel/printk/printk_safe.c >expect &&
+	printf "%s\n" arch/powerpc/kernel/watchdog.c include/linux/console.h \
+		include/linux/printk.h init/Kconfig kernel/panic.c kernel/printk/internal.h \
+		kernel/printk/printk.c kernel/printk/printk_safe.c lib/nmi_backtrace.c >expect &&
 	test_cmp expect changed
 '
 
