@@ -57,6 +57,7 @@ qemu_start() {
 # or $BOOT_TIMEOUT in all).  QEMU failing is an error, with its messages.
 # panic=0 keeps a panicked guest from rebooting before panic() prints its
 # last line: once that line is on the console, the boot is over.
+PANIC_END='---[[] end Kernel panic - not syncing'
 qemu_boot() {
 	local log=$2 pid size last=-1 still=0 waited=0 rc=0
 	say "boot: $(basename "$log" .log): started (console: $log)"
@@ -64,7 +65,7 @@ qemu_boot() {
 	pid=$!
 	BOOT_RESULT="done"
 	while kill -0 "$pid" 2>/dev/null; do
-		if grep -q -- "---\[ end Kernel panic" "$log"; then
+		if grep -q -- "$PANIC_END" "$log"; then
 			sleep 1	# the rest of the line
 			kill_tree "$pid"
 			return
@@ -96,7 +97,7 @@ scenario_names() { awk -v boot="$1" '!/^#/ && NF && $2 == boot { print $1 }' "$T
 
 # Scenario results of console log $1; a hang names the log.
 ktap() {
-	awk -v scenarios="$TOP/ci/scenarios" -f "$TOP/ci/ktap.awk" "$1" |
+	awk -v scenarios="$TOP/ci/scenarios" -v panic_end="^$PANIC_END" -f "$TOP/ci/ktap.awk" "$1" |
 		sed "s|^\([a-z_]* hang .*\)|\1 [$1]|"
 }
 

@@ -1,7 +1,8 @@
 # ktap.awk - results of the KTAP scenarios in a guest console log
 #
 # Input: the serial console log of one boot; -v scenarios=ci/scenarios
-# gives the splats each scenario may cause (its 4th column).  Output, one
+# gives the splats each scenario may cause (its 4th column), -v panic_end
+# the ERE of panic()'s last line (ci/boot.sh).  Output, one
 # line per scenario that started:  <name> <pass|fail|hang> [lost=N] [detail]
 # A scenario without a KTAP result hangs, unless it is a panic scenario
 # and the kernel panicked: that passes if all PANIC_LINES lines printed
@@ -12,6 +13,11 @@
 # no version line, no plan, or (when the guest got to its end) a plan
 # that does not match the number of results.
 BEGIN {
+	if (panic_end == "") {
+		print "ktap.awk: -v panic_end=ERE is not set" > "/dev/stderr"
+		usage_error = 1
+		exit 2
+	}
 	PANIC_LINES = 20
 	splat = "WARNING: |BUG: |INFO: |cut here ]|Oops: |general protection fault|kernel BUG at|Kernel panic - not syncing"
 	while ((getline line < scenarios) > 0) {
@@ -56,7 +62,7 @@ current == "" { next }
 
 /^printk_safe_test: panic line [0-9]+$/ { panic_line[current, $NF]++ }
 /Kernel panic - not syncing/ { panicked[current] = 1 }
-/^---\[ end Kernel panic - not syncing/ { panic_end[current] = 1 }
+$0 ~ panic_end { ended_panic[current] = 1 }
 
 $0 ~ splat && $0 !~ allowed[current] && !(current in unexpected) {
 	unexpected[current] = $0
@@ -68,12 +74,14 @@ function panic_status(name,    k, missing) {
 			missing = missing " " k "(x" panic_line[name, k] + 0 ")"
 	if (missing != "")
 		return "fail NMI lines not printed once each:" missing
-	if (!panic_end[name])
+	if (!ended_panic[name])
 		return "fail no '---[ end Kernel panic' line"
 	return "pass " PANIC_LINES " NMI lines before the panic, and its end line"
 }
 
 END {
+	if (usage_error)
+		exit 2
 	if (!version)
 		print "ktap fail no 'KTAP version 1' line"
 	else if (!plan)

@@ -336,6 +336,19 @@ build_plan() {
 	grep -E "^($(IFS='|' && say "${names[*]}")) " <<<"$all"
 }
 
+# The maintainer's identity, git config user.name and user.email of git
+# command "$@", into AS_NAME and AS_EMAIL.  The topics and the mail series
+# are committed and signed off as the maintainer: never an identity made
+# up here.
+maintainer_identity() {
+	local key
+	for key in user.name user.email; do
+		"$@" config "$key" >/dev/null ||
+			die "git config $key is not set: the commits, From: and Signed-off-by: of the series are the maintainer's (git config --global $key ...)"
+	done
+	AS_NAME=$("$@" config user.name) AS_EMAIL=$("$@" config user.email)
+}
+
 # Commit $1 (named $3) with mutant $2 applied.  A mutant touches only
 # kernel/printk/*.c and the other .c files the series changes (no
 # header): rebuilding it takes seconds.

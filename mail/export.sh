@@ -59,16 +59,6 @@ b4_run() {
 
 wgit() { git -C "$WT" "$@"; }
 
-# The patches are mailed by the maintainer who runs this: From: and the
-# Signed-off-by: of the patches' author become git config's user.name and
-# user.email (commit_patch); the original authors are credited in the
-# messages.  Never an identity made up here.
-maintainer_identity() {
-	AS_NAME=$(tgit config user.name) && AS_EMAIL=$(tgit config user.email) ||
-		die "git config user.name and user.email must be set: the series is mailed as the maintainer who runs make mail (git config --global user.name ...)"
-	export AS_NAME AS_EMAIL
-}
-
 # Read mail/$1/revision.conf into rev_date, rev_name, rev_topics.
 load_revision() {
 	rev_date= rev_name= rev_topics=
@@ -348,7 +338,11 @@ main() {
 	need_tree
 	command -v b4 >/dev/null || die "b4 is not installed: install the Debian package 'b4' (make deps)"
 	stage_lock mail
-	maintainer_identity
+	# Mailed as the maintainer who runs this: From: and the Signed-off-by:
+	# of the patches' author (commit_patch); the originals are credited in
+	# the messages.
+	maintainer_identity tgit
+	export AS_NAME AS_EMAIL
 	apply_init
 	load_topics
 	scratch_dir WORK mail-export

@@ -67,16 +67,6 @@ unpack() {
 	[ -f "$dest/Makefile" ] || die "$TARBALL has no top-level Makefile: not a kernel source tarball"
 }
 
-# The topics and the mail series are committed and signed off as the
-# maintainer: never make an identity up.
-ensure_identity() {
-	local key
-	for key in user.name user.email; do
-		igit config "$key" >/dev/null ||
-			die "git config $key is not set: the commits, From: and Signed-off-by: of the series are the maintainer's (git config --global $key ...)"
-	done
-}
-
 # Commit the files in $1 (the unpacked source, staged through index file
 # $2) with message $3 as the next commit of branch 'distro'; print it.
 commit_import() {
@@ -136,7 +126,7 @@ first_import() {
 	REPO=$scratch/tree
 	git init -q -b distro "$REPO"
 	igit config gc.auto 0
-	ensure_identity
+	maintainer_identity igit
 	say "setup: unpacking $TARBALL"
 	unpack "$REPO"
 	import "$REPO" "$REPO/.git/index" "$sum"

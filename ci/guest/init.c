@@ -162,11 +162,15 @@ static int find(const char *s, int from)
 	return -1;
 }
 
+/* @at: each index of a kernel record containing @s, in order. */
+#define for_each_record(at, s) \
+	for ((at) = find((s), 0); (at) >= 0; (at) = find((s), (at) + 1))
+
 static int count(const char *s)
 {
 	int i, n = 0;
 
-	for (i = 0; (i = find(s, i)) >= 0; i++)
+	for_each_record(i, s)
 		n++;
 	return n;
 }
@@ -203,7 +207,7 @@ static int lost_reported(void)
 {
 	int i, n, lost = 0;
 
-	for (i = 0; (i = find("Lost ", i)) >= 0; i++)
+	for_each_record(i, "Lost ")
 		if (sscanf(records[i].text, "Lost %d message(s)!", &n) == 1)
 			lost += n;
 	return lost;
@@ -324,7 +328,7 @@ static int expect_accounted(const char *name)
 	if (at >= 0)
 		sscanf(strstr(records[at].text, "produced ") + 9, "%d", &produced);
 	delivered = 0;
-	for (at = 0; (at = find(" line ", at)) >= 0; at++)
+	for_each_record(at, " line ")
 		if (!strncmp(records[at].text, TAG, strlen(TAG)) &&
 		    !strncmp(records[at].text + strlen(TAG), name, strlen(name)))
 			delivered++;
@@ -443,9 +447,20 @@ static void check_nmi_backtrace(void)
  * backtraces, and what they buffered before, are in the ringbuffer before
  * trigger_all_cpu_backtrace() returns, not when they run their irq_work.
  */
+/* No record containing @s comes after record @limit. */
+static void expect_before(const char *s, int limit)
+{
+	int at;
+
+	for_each_record(at, s)
+		if (at > limit)
+			fail("'%s' stored after '%s'", records[at].text,
+			     records[limit].text);
+}
+
 static void check_backtrace_irqoff(void)
 {
-	int cpu, at, returned;
+	int cpu, returned;
 	char s[64];
 
 	run_kernel("backtrace_irqoff");
@@ -457,15 +472,11 @@ static void check_backtrace_irqoff(void)
 	for (cpu = 0; cpu < ncpus; cpu++) {
 		snprintf(s, sizeof(s), "NMI backtrace for cpu %d", cpu);
 		expect_count(s, 1);
-		at = find(s, 0);
-		if (at > returned)
-			fail("backtrace of cpu %d stored after the trigger returned", cpu);
+		expect_before(s, returned);
 	}
 	/* The CPU that asked did not spin: the others buffered a line. */
 	expect_count(" buffered", ncpus - 1);
-	for (at = 0; (at = find(" buffered", at)) >= 0; at++)
-		if (at > returned)
-			fail("'%s' stored after the trigger returned", records[at].text);
+	expect_before(" buffered", returned);
 	expect_no_loss();
 }
 
@@ -499,7 +510,7 @@ static void check_bench(void)
 	flood = TAG "bench line ";
 	run_kernel("bench");
 	flood = NULL;
-	for (at = 0; (at = find(TAG "bench ", at)) >= 0; at++) {
+	for_each_record(at, TAG "bench ") {
 		if (sscanf(strstr(records[at].text, "bench "),
 			   "bench %15s calls %u call_ns %llu total_ns %llu",
 			   context, &calls, &call_ns, &total_ns) != 4 || !calls)
