@@ -5,10 +5,11 @@
 # the ERE of panic()'s last line (ci/boot.sh).  Output, one
 # line per scenario that started:  <name> <pass|fail|hang> [lost=N] [detail]
 # A scenario without a KTAP result hangs, unless it is a panic scenario
-# and the kernel panicked: that passes if all PANIC_LINES lines printed
-# from NMI before the panic reached the console, once each, and so did
-# panic()'s last line, "---[ end Kernel panic ...", which it prints from
-# NMI too, after the consoles were flushed.  Problems
+# and the kernel panicked: that passes if each of the PANIC_LINES lines
+# printed from NMI before the panic reached the console once, or was
+# reported lost (panic_status), and so did panic()'s last line,
+# "---[ end Kernel panic ...", which it prints from NMI too, after the
+# consoles were flushed.  Problems
 # with the KTAP stream itself are reported as the pseudo scenario "ktap":
 # no version line, no plan, or (when the guest got to its end) a plan
 # that does not match the number of results.
@@ -61,6 +62,8 @@ current == "" && $0 ~ splat && early == "" { early = $0 }
 current == "" { next }
 
 /^printk_safe_test: panic line [0-9]+$/ { panic_line[current, $NF]++ }
+/^printk_safe_test: [a-z_]+ held [0-9]+$/ { held[current] += $NF }
+/^Lost [0-9]+ message\(s\)!$/ { reported_lost[current] += $2 }
 /Kernel panic - not syncing/ { panicked[current] = 1 }
 $0 ~ panic_end { ended_panic[current] = 1 }
 
@@ -68,14 +71,30 @@ $0 ~ splat && $0 !~ allowed[current] && !(current in unexpected) {
 	unexpected[current] = $0
 }
 
-function panic_status(name,    k, missing) {
-	for (k = 0; k < PANIC_LINES; k++)
-		if (panic_line[name, k] != 1)
-			missing = missing " " k "(x" panic_line[name, k] + 0 ")"
-	if (missing != "")
+# Each of the PANIC_LINES lines reached the console once, or was reported
+# lost together with the messages the scenario says the buffers held
+# ("<name> held N"), exactly; and panic() printed its last line.
+function panic_status(name,    k, n, missing, twice, unprinted, lost) {
+	for (k = 0; k < PANIC_LINES; k++) {
+		n = panic_line[name, k] + 0
+		if (n != 1)
+			missing = missing " " k "(x" n ")"
+		if (n == 0)
+			unprinted++
+		if (n > 1)
+			twice = 1
+	}
+	lost = reported_lost[name] + 0
+	if (twice || (lost != unprinted + held[name] && !lost && !held[name]))
 		return "fail NMI lines not printed once each:" missing
+	if (lost != unprinted + held[name])
+		return "fail " unprinted + 0 " NMI line(s) not printed and " held[name] + 0 \
+		    " held, but " lost " reported lost"
 	if (!ended_panic[name])
 		return "fail no '---[ end Kernel panic' line"
+	if (unprinted)
+		return "pass " PANIC_LINES - unprinted " NMI lines before the panic, " lost \
+		    " reported lost (" held[name] + 0 " held), and its end line"
 	return "pass " PANIC_LINES " NMI lines before the panic, and its end line"
 }
 

@@ -559,6 +559,12 @@ static void check_panic_flush_lock(void)
 	fail("still alive after the panic");
 }
 
+static void check_panic_flush_stopped(void)
+{
+	run_kernel("panic_flush_stopped");
+	fail("still alive after the panic");
+}
+
 /* For the harness self-test: a scenario that fails, one that hangs. */
 static void check_planted_fail(void)
 {
@@ -595,6 +601,7 @@ static const struct scenario {
 	{ "panic",		check_panic, 1 },
 	{ "panic_zap",		check_panic_zap, 1 },
 	{ "panic_flush_lock",	check_panic_flush_lock, 1 },
+	{ "panic_flush_stopped", check_panic_flush_stopped, 1 },
 	{ "bench",		check_bench, 1 },
 	{ "planted_fail",	check_planted_fail, 1 },
 	{ "planted_hang",	check_planted_hang, 1 },

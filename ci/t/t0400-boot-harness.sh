@@ -79,6 +79,20 @@ test_expect_success 'a panic passes only with every NMI line printed once, and i
 	results log >out && test_grep "^panic fail no .---\[ end Kernel panic. line" out
 '
 
+test_expect_success 'a panic may report NMI lines lost, with what it held, exactly' '
+	start="[    1.1][    T1] # pstest: start 1 panic_flush_stopped" &&
+	held="[    1.2][    T1] printk_safe_test: panic_flush_stopped held 1" &&
+	lines=$(for i in $(seq 0 16); do say "[    2.0][    C1] printk_safe_test: panic line $i"; done) &&
+	panic="[    2.1][    C1] Kernel panic - not syncing: printk_safe_test: panic in NMI" &&
+	end="[    2.3][    C1] ---[ end Kernel panic - not syncing: printk_safe_test: panic in NMI ]---" &&
+	console_log "$start" "$held" "$lines" "$panic" "[    2.2][    C1] Lost 4 message(s)!" "$end" >log &&
+	results log >out && test_grep "^panic_flush_stopped pass 17 NMI lines before the panic, 4 reported lost (1 held)" out &&
+	console_log "$start" "$held" "$lines" "$panic" "[    2.2][    C1] Lost 3 message(s)!" "$end" >log &&
+	results log >out && test_grep "^panic_flush_stopped fail 3 NMI line(s) not printed and 1 held, but 3 reported lost" out &&
+	console_log "$start" "$lines" "$panic" "[    2.2][    C1] Lost 4 message(s)!" "$end" >log &&
+	results log >out && test_grep "^panic_flush_stopped fail 3 NMI line(s) not printed and 0 held, but 4 reported lost" out
+'
+
 test_expect_success 'a plan that does not match the results of a finished run is reported' '
 	console_log "[    1.1][    T1] # pstest: start 1 owner" "[    1.2][    T1] ok 1 owner" \
 		"[    1.3][    T1] # pstest: end" >log &&
