@@ -79,7 +79,7 @@ expected_subjects() {
 		v5) say "printk: report lost messages in printk safe/nmi contexts"
 		    say "printk: use printk_safe buffers"
 		    say "printk: let printk_safe limit printk() recursion"
-		    say "printk: do not deadlock on printk locks in NMI and panic()" ;;
+		    say "printk: do not deadlock on printk locks in panic()" ;;
 		*) say "printk: report lost messages in printk safe/nmi contexts"
 		   say "printk: use printk_safe buffers"
 		   say "printk: remove zap_locks() function" ;;
@@ -298,7 +298,7 @@ test_expect_success 'v5 differs from v4 as its changelog says' '
 	test_grep "^	printk_trigger_flush();" <(tgit show mail/v5:lib/nmi_backtrace.c) &&
 	# v5 patch 1: vprintk_emit() checks the context itself, for stable
 	test_grep "^Cc: stable@vger.kernel.org\$" "$(messages v5 | sed -n 2p)" &&
-	test_grep "^Fixes: 93d102f094be " "$(messages v5 | sed -n 2p)" &&
+	test_grep "^Fixes: 42a0bb3f7138 " "$(messages v5 | sed -n 2p)" &&
 	tgit diff --name-only mail/v4 mail/v5 >changed &&
 	printf "%s\n" arch/powerpc/kernel/watchdog.c include/linux/console.h \
 		include/linux/printk.h init/Kconfig kernel/panic.c kernel/printk/internal.h \
