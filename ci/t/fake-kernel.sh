@@ -45,7 +45,8 @@ make_patch() {
 # make_fake_kbuild DIR SUBLEVEL: the fake tarball with valid C in
 # kernel/printk and just enough of kbuild for the lint and build stages: a
 # Makefile with tinyconfig, olddefconfig, bzImage (a hash of the sources
-# and .config; a source line with FAKE_WARNING gives a compiler warning;
+# and .config; a source line with FAKE_WARNING gives a compiler warning,
+# one with FAKE_W1_WARNING one at W=1;
 # FAKE_BUILD_SECS makes it slow) and any object or directory as a goal
 # (C=2 runs $CHECK, sparse, on its .c files), merge_config.sh, and a
 # checkpatch.pl that finds PLANTED_ERROR and crashes on PLANTED_CRASH.
@@ -84,6 +85,7 @@ make_fake_kbuild() {
 	$(filter-out tinyconfig olddefconfig bzImage,$(MAKECMDGOALS)): FORCE
 	>@for f in $(if $(filter %/,$@),$(wildcard $@*.c),$(@:.o=.c)); do \
 	>	if [ "$(C)" = 2 ]; then echo "  CHECK   $$f"; $(CHECK) $$f || exit; fi; \
+	>	if [ "$(W)" = 1 ]; then grep -Hn FAKE_W1_WARNING $$f | sed 's/^\([^:]*:[0-9]*\):.*/\1:1: warning: planted at W=1/' >&2; fi; \
 	>done
 	MAKEFILE
 	sed -i "s/@SUBLEVEL@/$sublevel/" "$src/Makefile" &&

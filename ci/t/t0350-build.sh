@@ -121,6 +121,16 @@ test_expect_success 'for-next and vanilla are also compiled at W=1 in kernel/pri
 	! grep -q "^build: first: W=1" out
 '
 
+test_expect_success 'a warning for-next adds at W=1 fails the build' '
+	git -C "$PRINTK_TREE" checkout -q for-next &&
+	echo "/* FAKE_W1_WARNING */" >>"$PRINTK_TREE/kernel/printk/printk_safe.c" &&
+	git -C "$PRINTK_TREE" commit -q -a -m "printk: a W=1 warning" &&
+	test_when_finished "git -C \"$PRINTK_TREE\" reset -q --hard HEAD~1 && git -C \"$PRINTK_TREE\" checkout -q --detach" &&
+	test_must_fail env BUILDS=for-next bash "$TOP/ci/build.sh" >out 2>&1 &&
+	test_grep "for-next adds compiler warnings in kernel/printk:" out &&
+	test_grep "^W=1 kernel/printk/printk_safe.c: warning: planted at W=1" out
+'
+
 test_expect_success 'a configuration in ci/configs is for-next built in a directory of its own' '
 	mkdir -p "$CONFIGS_DIR" &&
 	test_when_finished "rm -rf \"$CONFIGS_DIR\"" &&
