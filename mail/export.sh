@@ -120,7 +120,7 @@ write_maintainers() {
 # options b4 prep --auto-to-cc uses.
 get_maintainers() {
 	local opts=(--mpath "$WORK/MAINTAINERS" --nogit --nogit-fallback
-		--nogit-chief-penguins --norolestats)
+		--nogit-chief-penguins --norolestats --nofixes)
 	(cd "$WT" && perl scripts/get_maintainer.pl "${opts[@]}" --nol "$@") >"$WORK/to"
 	(cd "$WT" && perl scripts/get_maintainer.pl "${opts[@]}" --nom "$@") >"$WORK/lists"
 	[ -s "$WORK/to" ] || die "get_maintainer.pl found no maintainer for $1"
