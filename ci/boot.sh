@@ -180,7 +180,7 @@ must_fail() { [[ ${FAILS_ON[$2]:-} == *",$1,"* ]]; }
 # Kernels $@ in the order of the table: vanilla, the topics in series
 # order, for-next, its configurations, the mutants.
 table_order() {
-	local dir k order=(vanilla)
+	local dir k prefix order=(vanilla)
 	for dir in "${TOPIC_DIRS[@]}"; do
 		load_topic "$dir"
 		order+=("$topic_name")
@@ -188,11 +188,10 @@ table_order() {
 	for k in "${order[@]}" for-next; do
 		[[ " $* " != *" $k "* ]] || say "$k"
 	done
-	for k in "$@"; do
-		[[ $k != config-* ]] || say "$k"
-	done
-	for k in "$@"; do
-		[[ $k != mutant-* ]] || say "$k"
+	for prefix in config- mutant-; do
+		for k in "$@"; do
+			[[ $k != "$prefix"* ]] || say "$k"
+		done
 	done
 }
 
