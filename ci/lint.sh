@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # lint.sh - checkpatch, sparse and coccinelle on every topic patch
 #
-# checkpatch --strict (the tree's own) on each patch: an error fails,
-# warnings are listed; accepted types are in ci/checkpatch.exceptions.
+# checkpatch --strict (the tree's own) on each patch: any finding (error,
+# warning or check) fails; accepted types are in ci/checkpatch.exceptions.
 # sparse (make C=2) on kernel/printk and every file a topic touches, at
 # the base and at each topic: a warning the topic adds fails.
 # coccinelle: the cocci/ rules in report mode on the same files; reports a
@@ -250,7 +250,7 @@ main() {
 		for patch in "${patches[@]}"; do
 			cp=$(checkpatch_cell "$patch" "$topic_name")
 			row=("$n" "$topic_name/$(basename "$patch")")
-			lint_test "${row[@]}" checkpatch "$([[ $cp == *error* ]] && say FAIL || say PASS)" "$cp" \
+			lint_test "${row[@]}" checkpatch "$([ "$cp" = clean ] && say PASS || say FAIL)" "$cp" \
 				"$(cat "$LINT_OUT/$(basename "$patch").checkpatch")"
 			lint_test "${row[@]}" sparse "$([ -z "$sparse" ] && say PASS || say FAIL)" \
 				"$(count_cell "$sparse" "new warning(s)")" "$sparse"
@@ -258,15 +258,15 @@ main() {
 			say "lint: $topic_name: $(basename "$patch"): checkpatch $cp"
 			matching -E ': (ERROR|WARNING|CHECK): ' "$LINT_OUT/$(basename "$patch").checkpatch" |
 				sed 's/^/    /'
-			[[ $cp != *error* && -z $sparse ]] || failed=$((failed + 1))
+			[[ $cp == clean && -z $sparse ]] || failed=$((failed + 1))
 			n=$((n + 1))
 		done
 	done
 	kcidb_write "$json"
 	render_table "$json" >"$table"
 	cat "$table"
-	[ "$failed" = 0 ] || die "lint: $failed of $n patch(es) failed (checkpatch errors or new sparse warnings)"
-	say "lint: $n patch(es) without checkpatch errors or new sparse warnings"
+	[ "$failed" = 0 ] || die "lint: $failed of $n patch(es) failed (checkpatch findings or new sparse warnings)"
+	say "lint: $n patch(es) without checkpatch findings or new sparse warnings"
 }
 
 main "$@"

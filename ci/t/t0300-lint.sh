@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # t0300-lint.sh - the lint stage, with the real tools on the kernel tree of
 # make ci (so it runs after make ci): it fails on a planted checkpatch
-# error and a planted sparse warning, and passes a clean patch
+# error or check and a planted sparse warning, and passes a clean patch
 . "$(dirname "$0")/../test-lib.sh"
 
 test_have_prereq KERNEL_TREE || skip_all "needs the kernel tree of make ci (run after make ci)"
@@ -49,6 +49,15 @@ test_expect_success 'from the cache, the same patch elsewhere fails the same way
 	test_grep "error: 0001-printk-planted-checkpatch-error.patch: checkpatch 1 error(s)" out &&
 	test_grep "^$TRASH/moved/01-error/0001-printk-planted-checkpatch-error.patch:[0-9]*: ERROR: trailing whitespace" \
 		"$PRINTK_CACHE/out/lint/0001-printk-planted-checkpatch-error.patch.checkpatch"
+'
+
+test_expect_success 'a planted checkpatch check (not an error) fails lint too' '
+	kernel_patch check/01-check "printk: planted checkpatch check" \
+		"s|^static DEFINE_PER_CPU(int, printk_context);|&\n|" &&
+	test_must_fail lint check >out 2>&1 &&
+	test_grep "0001-printk-planted-checkpatch-check.patch: checkpatch 1 warning(s)" out &&
+	test_grep "CHECK: Please don.t use multiple blank lines" out &&
+	test_grep "lint: 1 of 1 patch(es) failed" out
 '
 
 test_expect_success 'a planted sparse warning fails lint, naming the warning' '
