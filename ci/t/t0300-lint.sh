@@ -52,10 +52,10 @@ test_expect_success 'from the cache, the same patch elsewhere fails the same way
 '
 
 test_expect_success 'a planted checkpatch check (not an error) fails lint too' '
-	kernel_patch check/01-check "printk: planted checkpatch check" \
+	kernel_patch check/01-check "printk: space out printk_context" \
 		"s|^static DEFINE_PER_CPU(int, printk_context);|&\n|" &&
 	test_must_fail lint check >out 2>&1 &&
-	test_grep "0001-printk-planted-checkpatch-check.patch: checkpatch 1 warning(s)" out &&
+	test_grep "0001-printk-space-out-printk_context.patch: checkpatch 1 warning(s)" out &&
 	test_grep "CHECK: Please don.t use multiple blank lines" out &&
 	test_grep "lint: 1 of 1 patch(es) failed" out
 '
