@@ -6,7 +6,7 @@
 SHELL := /bin/bash
 export PRINTK_CACHE PRINTK_TREE
 
-.PHONY: help deps setup topics export-topics lint build boot mail bench ci check
+.PHONY: help deps setup topics export-topics lint build boot list list-stop mail bench ci check
 
 help: ## list the targets
 	@awk -F':.*## ' '/^[a-z-]+:.*## / { printf "  %-14s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
@@ -31,6 +31,12 @@ build: ## build vanilla and every topic in one incremental O= dir
 
 boot: ## boot the builds in QEMU, run the KTAP scenarios, print the table
 	@ci/boot.sh
+
+list: ## serve the printk list (public-inbox) on 127.0.0.1
+	@mail/list.sh start
+
+list-stop: ## stop the list's server
+	@mail/list.sh stop
 
 mail: ## export the b4-ready v1..v5 mail series
 	@mail/export.sh

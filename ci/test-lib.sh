@@ -26,7 +26,7 @@ export PRINTK_CACHE=$TRASH/cache PRINTK_TREE=$TRASH/cache/linux
 # The project's mutants patch the real tree, not a test's stand-in.
 export MUTANTS_DIR=$TRASH/mutants CONFIGS_DIR=$TRASH/configs
 unset OUT BUILD_DIR TOPICS_DIR CCACHE_DIR BUILDS BASE FORCE TARBALL PLAN \
-	KCONFIG_EXTRA IMAGE_TAG
+	KCONFIG_EXTRA IMAGE_TAG LIST_PORT
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 test_count=0
