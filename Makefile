@@ -6,7 +6,7 @@
 SHELL := /bin/bash
 export PRINTK_CACHE PRINTK_TREE
 
-.PHONY: help deps setup topics export-topics lint build boot list list-stop mail bench ci check
+.PHONY: help deps setup topics export-topics lint build boot list list-stop send mail bench ci check
 
 help: ## list the targets
 	@awk -F':.*## ' '/^[a-z-]+:.*## / { printf "  %-14s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
@@ -38,7 +38,10 @@ list: ## serve the printk list (public-inbox) on 127.0.0.1
 list-stop: ## stop the list's server
 	@mail/list.sh stop
 
-mail: ## export the b4-ready v1..v5 mail series
+send: ## send the revisions up to V (make send V=5) to the list, with b4 send
+	@mail/export.sh v$(or $(V),$(error make send needs the revision: make send V=5))
+
+mail: ## send v1..v5 to the list, fetch them back, build each revision
 	@mail/export.sh
 
 bench: ## printk cost and loss, series vs vanilla, and pipeline timings

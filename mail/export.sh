@@ -1,30 +1,32 @@
 #!/usr/bin/env bash
-# export.sh - write the v1..v5 mail series, ready for b4 send (make mail)
+# export.sh - send the v1..v5 mail series to the printk list (make mail)
 #
 # Each revision vN (mail/vN/revision.conf) is a patch series: the last one
 # is the series topics as they are in topics/ now, the earlier ones are
-# kept in mail/vN/*.patch.  For each revision, in order:
+# kept in mail/vN/*.patch.  For each revision not sent yet, in order:
 #
 #   1. its patches become commits on the distro base, branch mail/vN;
 #   2. b4 prep enrolls them on branch b4/printk-safe in the worktree
 #      $PRINTK_CACHE/worktrees/mail, and the cover commit b4 made gets the
 #      series' cover letter and tracking (change-id, revision, history);
-#   3. b4 send -o writes the messages to $OUT/mail/vN/ (nothing is sent),
-#      and they are collected in $OUT/mail/vN.mbox;
-#   4. the mbox is checked: git am gives the tree of mail/vN, b4 am finds
-#      the cover and every patch;
-#   5. a sent/printk-safe-vN tag records the revision, as a real b4 send
-#      would, so that the next revision has its range-diff and link.
+#   3. b4 send mails it to the list of mail/list.sh, which archives it and
+#      sends nothing anywhere else; b4 tags it sent/printk-safe-vN and
+#      rerolls the prep branch to the next revision;
+#   4. the thread is fetched back from the list over HTTP (b4 mbox) into
+#      $OUT/mail/vN.mbox and vN/*.eml, and checked: git am gives the tree
+#      of mail/vN, b4 am finds the cover and every patch.
 #
-# A revision whose inputs, and those of the revisions before it, are as at
-# its last export, with its messages and refs still there, is skipped
-# (FORCE=1 exports all).
+# A sent revision is frozen: its branch, tag and messages never change.
+# When its inputs have changed since, the export says so: the change is
+# for a new revision.  With an argument vN it stops after vN (make send).
+# The list server is started for the export if it is not running, and
+# stopped again.
 #
 # Then every revision is built (ci/build.sh), as every topic is, unless
 # MAIL_NO_BUILD is set (the mail tests, which check the messages only).
 #
-# The last stays enrolled on b4/printk-safe: 'b4 send' in the worktree would
-# mail it for real.  See mail/README.md for what differs per revision.
+# b4/printk-safe is left at the revision after the last one sent.  See
+# mail/README.md for what differs per revision.
 . "$(dirname "${BASH_SOURCE[0]}")/../ci/lib.sh"
 . "$TOP/topics/apply.sh"
 
@@ -34,6 +36,9 @@ REVISIONS=(v1 v2 v3 v4 v5)
 SERIES=printk-safe
 PREP_BRANCH=b4/$SERIES
 LINKMASK=https://lore.kernel.org/r/
+LIST=$TOP/mail/list.sh
+# Which revisions were sent, kept with the list's archive (sent_record).
+SENT_DIR=$PRINTK_CACHE/list/sent
 
 # b4 0.12 finds the cover commit with 'git log --since=1.year', which stops
 # at the first older commit: every commit of the prep branch needs a recent
@@ -41,17 +46,20 @@ LINKMASK=https://lore.kernel.org/r/
 # the commits, and so the range-diffs, the same for every run of the day.
 COMMIT_DATE=${MAIL_COMMIT_DATE:-$(date -u +%Y-%m-%dT00:00:00Z)}
 
-# b4 in the worktree, offline and never asking.  sendemail.smtpserver makes
-# b4 use "SMTP" (a command that fails) rather than its web endpoint, which
-# insists on patatt signatures; with -o, b4 send only writes files anyway.
+# b4 in the worktree, never asking; its mail goes to the list's sendmail,
+# which archives it and nothing else (a local command is also what keeps
+# b4 off its web endpoint), and it fetches threads from the list's server.
+# b4 send asks for Enter before it sends: stdin gives it.
 b4_run() {
 	local log=$WORK/b4.log
 	if ! (cd "$WT" &&
-		GIT_CONFIG_COUNT=2 \
-		GIT_CONFIG_KEY_0=sendemail.smtpserver GIT_CONFIG_VALUE_0=/bin/false \
+		GIT_CONFIG_COUNT=3 \
+		GIT_CONFIG_KEY_0=sendemail.smtpserver \
+		GIT_CONFIG_VALUE_0="$(printf '%q' "$TOP/mail/list.sh") deliver" \
 		GIT_CONFIG_KEY_1=b4.prep-cover-strategy GIT_CONFIG_VALUE_1=commit \
+		GIT_CONFIG_KEY_2=b4.midmask GIT_CONFIG_VALUE_2="$LIST_URL/%s" \
 		GIT_COMMITTER_DATE=$COMMIT_DATE \
-		b4 --offline-mode --no-interactive "$@") >"$log" 2>&1; then
+		b4 --no-interactive "$@" <<<"") >"$log" 2>&1; then
 		cat "$log" >&2
 		die "b4 $* failed"
 	fi
@@ -128,11 +136,17 @@ get_maintainers() {
 	matching -vxFf "$WORK/to" "$WORK/lists" >"$WORK/cc"
 }
 
-# Message-Id (without <>) of the cover letter written for revision $1.
+# The record of revision $1 sent to the list: its cover's Message-Id (no
+# <>), then the key of its inputs when it was sent.  It is kept with the
+# list, as sent/ tags are kept in the tree: whoever has the archive has
+# sent what it holds.
+sent_record() { say "$SENT_DIR/$SERIES-$1"; }
+
+# Message-Id (without <>) of the cover letter of revision $1 as sent.
 cover_msgid() {
 	local id
-	id=$(sed -n 's/^Message-Id: <\(.*\)>$/\1/Ip' "$MAIL_OUT/$1"/0000-*.eml)
-	[ -n "$id" ] || die "no cover letter of $1 in $MAIL_OUT/$1"
+	id=$(head -n 1 "$(sent_record "$1")" 2>/dev/null) || true
+	[ -n "$id" ] || die "$1 has not been sent to the list (no $(sent_record "$1"))"
 	say "$id"
 }
 
@@ -236,15 +250,42 @@ unfold_headers() {
 	' "$1"
 }
 
-# b4 send -o: the messages of revision $1 as .eml files, then one mbox
-# (mboxrd: a body line starting with "From " or ">From " gets a '>').
+# b4 send revision $1 to the list and record it; b4 tags it and rerolls
+# the prep branch, whose tracking then holds the cover's Message-Id.
 send_revision() {
-	local v=$1 eml
-	rm -rf "${MAIL_OUT:?}/$v" "$MAIL_OUT/$v.mbox"
-	b4_run send --no-sign --not-me-too -o "$MAIL_OUT/$v"
-	for eml in "$MAIL_OUT/$v"/*.eml; do
+	local v=$1 key=$2 id
+	b4_run send --no-sign --not-me-too
+	tgit rev-parse -q --verify "refs/tags/sent/$SERIES-$v" >/dev/null ||
+		die "$v: b4 send made no tag sent/$SERIES-$v"
+	id=$(tgit log -1 --format=%B "$(wgit rev-parse "$PREP_BRANCH~$3")" |
+		sed -n '/^--- b4-submit-tracking ---$/,$p' | sed 1,2d |
+		jq -r --arg v "$v" '.series.history[$v][-1] // empty')
+	[ -n "$id" ] || die "$v: sent, but b4 recorded no Message-Id for it"
+	mkdir -p "$SENT_DIR"
+	printf '%s\n%s\n' "$id" "$key" >"$(sent_record "$v")"
+}
+
+# The thread of revision $1 ($2 patches) as the list archived it, from its
+# server: $OUT/mail/vN.mbox (mboxrd), and one NNNN.eml per message,
+# numbered as in its subject (0000 the cover letter).
+fetch_revision() {
+	local v=$1 m=$2 f n k
+	rm -rf "${MAIL_OUT:?}/$v" "$WORK/thread" && mkdir -p "$MAIL_OUT/$v" "$WORK/thread"
+	b4_run mbox -o "$WORK/thread" -n thread.mbox "$(cover_msgid "$v")"
+	git mailsplit --mboxrd -o"$WORK/thread" "$WORK/thread/thread.mbox" >/dev/null
+	for f in "$WORK/thread"/[0-9]*; do
+		n=$(sed -n 's/^Subject: \[[^]]* \([0-9]*\)\/[0-9]*\].*/\1/p' "$f" | head -n 1)
+		[ -n "$n" ] || die "$v: a message of the thread on the list is not part of the series: $(grep -m1 '^Subject:' "$f")"
+		# (without the mbox "From " line mailsplit leaves in)
+		sed '1{/^From /d}' "$f" >"$MAIL_OUT/$v/$(printf '%04d' "$n").eml"
+	done
+	for ((k = 0; k <= m; k++)); do
+		[ -f "$MAIL_OUT/$v/$(printf '%04d' "$k").eml" ] ||
+			die "$v: the thread of <$(cover_msgid "$v")> on the list lacks $k/$m"
+	done
+	for f in "$MAIL_OUT/$v"/*.eml; do
 		say "From mboxrd@z Thu Jan  1 00:00:00 1970"
-		unfold_headers "$eml" | sed 's/^\(>*From \)/>\1/'
+		unfold_headers "$f" | sed 's/^\(>*From \)/>\1/'
 		say
 	done >"$MAIL_OUT/$v.mbox"
 }
@@ -279,64 +320,61 @@ verify_revision() {
 		{ cat "$WORK/b4.log" >&2; die "$v: b4 am did not find the cover and $m patches"; }
 }
 
-# Tag revision $1 as sent, the way b4 send does after mailing: an annotated
-# tag on the cover-less series, holding the cover letter (with its
-# base-commit: and change-id:), which b4 prep --compare-to reads.
-tag_sent() {
-	local v=$1 eml
-	eml=$(ls "$MAIL_OUT/$v"/0000-*.eml)
-	{
-		head -n 1 "$WORK/cover"	# the title, as prep_revision wrote it
-		say
-		sed '1,/^$/d' "$eml" | sed '/^-- $/,$d'
-	} >"$WORK/tag"
-	GIT_COMMITTER_DATE=$COMMIT_DATE \
-		tgit tag -f -a -F "$WORK/tag" "sent/$SERIES-$v" "refs/heads/mail/$v" >/dev/null
+# Revision $1 ($2 patches, inputs key $3), sent before: check that the
+# list and the tree still have it; its messages are fetched again only if
+# they are not in $OUT.
+frozen_revision() {
+	local v=$1 m=$2 key=$3 id tag=refs/tags/sent/$SERIES-$1
+	id=$(cover_msgid "$v")
+	bash "$LIST" has "$id" ||
+		die "$v: $(sent_record "$v") says it was sent as <$id>, but the list does not hold it"
+	tgit rev-parse -q --verify "$tag" >/dev/null ||
+		die "$v: sent as <$id>, but the tree has no tag sent/$SERIES-$v"
+	tgit rev-parse -q --verify "refs/heads/mail/$v" >/dev/null ||
+		tgit update-ref "refs/heads/mail/$v" "$tag^{commit}"
+	if [ ! -s "$MAIL_OUT/$v.mbox" ]; then
+		fetch_revision "$v" "$m"
+		verify_revision "$v" "$m"
+	fi
+	[ "$(sed -n 2p "$(sent_record "$v")")" = "$key" ] ||
+		warn "$v: its patches, cover or recipients have changed since it was sent; a sent revision stays as it was: the change is for the next one"
+	say "mail: $v: sent as <$id>, unchanged -> $MAIL_OUT/$v.mbox"
 }
 
-# The refs export_revision leaves for revision $1: its branch, and its
-# sent tag or, for the last revision, the b4 prep branch.
-revision_refs() {
-	local ref=refs/tags/sent/$SERIES-$1
-	[ "$1" != "${REVISIONS[-1]}" ] || ref=refs/heads/$PREP_BRANCH
-	tgit rev-parse -q --verify "refs/heads/mail/$1" || say none
-	tgit rev-parse -q --verify "$ref" || say none
-}
-
-# Export revision $1, unless its inputs and the revisions before it are
-# as at the last export and its messages and refs are still there.
-# REV_KEY is the key of everything up to the revision last exported.
+# Send revision $1 unless it was sent: see the top of this file.
 export_revision() {
-	local v=$1 n=${1#v} patches tip m stamp=$MAIL_OUT/$1.done inputs refs
+	local v=$1 n=${1#v} patches tip m inputs key
 	load_revision "$v"
 	read_lines patches revision_patches "$v"
 	[ "${#patches[@]}" -gt 0 ] || die "mail/$v: no patches"
-	inputs=$(cat "${patches[@]}" "$MAIL_DIR/$v"/* "$MAIL_DIR/cover" "${BASH_SOURCE[0]}" "$WORK/MAINTAINERS")
-	REV_KEY=$(key_of "$REV_KEY" "$inputs" "$CHANGE_ID $COMMIT_DATE $BASE_COMMIT" "$TOOLS" "$AS_NAME <$AS_EMAIL>")
-	refs=$(revision_refs "$v")
-	if cached "$stamp" && [ "$(cat "$stamp")" = "$REV_KEY $refs" ] &&
-		[ -s "$MAIL_OUT/$v.mbox" ]; then
-		say "mail: $v: up to date -> $MAIL_OUT/$v.mbox"
+	m=${#patches[@]}
+	inputs=$(cat "${patches[@]}" "$MAIL_DIR/$v"/* "$MAIL_DIR/cover" "$WORK/MAINTAINERS")
+	key=$(key_of "$inputs" "$CHANGE_ID $BASE_COMMIT" "$AS_NAME <$AS_EMAIL>")
+	if [ -f "$(sent_record "$v")" ]; then
+		frozen_revision "$v" "$m" "$key"
 		return
 	fi
-	rm -f "$stamp"
-	say "mail: $v: started (b4 log: $WORK/b4.log, messages: $MAIL_OUT/$v)"
+	# Left by an export that wrote the messages without sending them.
+	if tgit rev-parse -q --verify "refs/tags/sent/$SERIES-$v" >/dev/null; then
+		warn "$v: tag sent/$SERIES-$v is not of a revision sent to the list: replacing it"
+		tgit tag -d "sent/$SERIES-$v" >/dev/null
+	fi
+	say "mail: $v: sending (b4 log: $WORK/b4.log, messages: $MAIL_OUT/$v)"
 	tip=$(commit_patches "$BASE_COMMIT" "${patches[@]}")
 	tgit update-ref "refs/heads/mail/$v" "$tip"
-	m=${#patches[@]}
 	get_maintainers "${patches[@]}"
 	prep_revision "$v" "$n"
-	send_revision "$v"
+	send_revision "$v" "$key" "$m"
+	fetch_revision "$v" "$m"
 	verify_revision "$v" "$m"
-	[ "$v" = "${REVISIONS[-1]}" ] || tag_sent "$v"
-	say "$REV_KEY $(revision_refs "$v")" >"$stamp"
-	say "mail: $v: $m patches + cover, To $(wc -l <"$WORK/to") Cc $(wc -l <"$WORK/cc"), git am = mail/$v, b4 am ok -> $MAIL_OUT/$v.mbox"
+	say "mail: $v: sent as <$(cover_msgid "$v")>, $m patches + cover, To $(wc -l <"$WORK/to") Cc $(wc -l <"$WORK/cc"); as archived: git am = mail/$v, b4 am ok -> $MAIL_OUT/$v.mbox"
 }
 
 main() {
-	local v last=${REVISIONS[-1]} last_patches tip plan=()
+	local v last=${REVISIONS[-1]} upto=${1:-${REVISIONS[-1]}} last_patches tip plan=()
 	need_tree
 	command -v b4 >/dev/null || die "b4 is not installed: install the Debian package 'b4' (make deps)"
+	[[ " ${REVISIONS[*]} " == *" $upto "* ]] || die "no revision $upto: the revisions are ${REVISIONS[*]}"
 	stage_lock mail
 	# Mailed as the maintainer who runs this: From: and the Signed-off-by:
 	# of the patches' author (commit_patch); the originals are credited in
@@ -356,7 +394,11 @@ main() {
 	[ -z "$(wgit status --porcelain --untracked-files=no)" ] ||
 		die "$WT has uncommitted changes"
 	mkdir -p "$MAIL_OUT"
-	REV_KEY=
+	if ! LIST_URL=$(bash "$LIST" status); then
+		bash "$LIST" start
+		at_exit bash "$LIST" stop
+		LIST_URL=$(bash "$LIST" status)
+	fi
 	# The MAINTAINERS of the last revision serves every revision; it is
 	# built first for it.
 	load_revision "$last"
@@ -366,9 +408,10 @@ main() {
 	for v in "${REVISIONS[@]}"; do
 		export_revision "$v"
 		plan+=("mail-$v refs/heads/mail/$v topic/$SELFTEST_TOPIC")
+		[ "$v" != "$upto" ] || break
 	done
-	[ -n "${MAIL_NO_BUILD:-}" ] || PLAN=$(printf '%s\n' "${plan[@]}") bash "$TOP/ci/build.sh"
-	say "mail: ${REVISIONS[*]} on $BASE, change-id $CHANGE_ID; $PREP_BRANCH holds $last (b4 send in $WT), tags sent/$SERIES-${REVISIONS[0]}..${REVISIONS[-2]}"
+	[ -n "${MAIL_NO_BUILD:-}" ] || [ $# -gt 0 ] || PLAN=$(printf '%s\n' "${plan[@]}") bash "$TOP/ci/build.sh"
+	say "mail: ${REVISIONS[0]}..$upto sent to $LIST_URL, change-id $CHANGE_ID, tags sent/$SERIES-${REVISIONS[0]}..$upto; $PREP_BRANCH in $WT holds the next revision"
 }
 
 main "$@"
