@@ -6,7 +6,7 @@
 SHELL := /bin/bash
 export PRINTK_CACHE PRINTK_TREE
 
-.PHONY: help deps setup topics export-topics lint build boot list list-stop send mail bench ci check
+.PHONY: help deps setup topics export-topics lint build boot list list-stop send mail review pull bench ci check
 
 help: ## list the targets
 	@awk -F':.*## ' '/^[a-z-]+:.*## / { printf "  %-14s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
@@ -44,10 +44,16 @@ send: ## send the revisions up to V (make send V=5) to the list, with b4 send
 mail: ## send v1..v5 to the list, fetch them back, build each revision
 	@mail/export.sh
 
+review: ## reviewers reply on the list; b4 trailers -u and b4 shazam take the trailers
+	@mail/review.sh
+
+pull: ## merge the applied series into for-linus, tag it, mail the pull request and b4 ty
+	@mail/pull.sh
+
 bench: ## printk cost and loss, series vs vanilla, and pipeline timings
 	@ci/bench.sh
 
-ci: ## setup, topics, lint, build, boot, mail: the whole job, in order
+ci: ## setup, topics, lint, build, boot, mail, review, pull: the whole job, in order
 	@ci/pipeline.sh
 
 check: ## the project's own tests

@@ -6,7 +6,7 @@
 # run under this run's stage lock (they inherit it).
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-STAGES=(setup topics lint build boot mail)
+STAGES=(setup topics lint build boot mail review pull)
 
 main() {
 	local stage start times=$OUT/pipeline-times.warm

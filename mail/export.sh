@@ -29,41 +29,11 @@
 # mail/README.md for what differs per revision.
 . "$(dirname "${BASH_SOURCE[0]}")/../ci/lib.sh"
 . "$TOP/topics/apply.sh"
+. "$TOP/mail/common.sh"
 
 MAIL_DIR=$TOP/mail
 MAIL_OUT=$OUT/mail
 REVISIONS=(v1 v2 v3 v4 v5)
-SERIES=printk-safe
-PREP_BRANCH=b4/$SERIES
-LINKMASK=https://lore.kernel.org/r/
-LIST=$TOP/mail/list.sh
-# Which revisions were sent, kept with the list's archive (sent_record).
-SENT_DIR=$PRINTK_CACHE/list/sent
-
-# b4 0.12 finds the cover commit with 'git log --since=1.year', which stops
-# at the first older commit: every commit of the prep branch needs a recent
-# committer date (author dates are the 2016 ones).  Midnight UTC today keeps
-# the commits, and so the range-diffs, the same for every run of the day.
-COMMIT_DATE=${MAIL_COMMIT_DATE:-$(date -u +%Y-%m-%dT00:00:00Z)}
-
-# b4 in the worktree, never asking; its mail goes to the list's sendmail,
-# which archives it and nothing else (a local command is also what keeps
-# b4 off its web endpoint), and it fetches threads from the list's server.
-# b4 send asks for Enter before it sends: stdin gives it.
-b4_run() {
-	local log=$WORK/b4.log
-	if ! (cd "$WT" &&
-		GIT_CONFIG_COUNT=3 \
-		GIT_CONFIG_KEY_0=sendemail.smtpserver \
-		GIT_CONFIG_VALUE_0="$(printf '%q' "$TOP/mail/list.sh") deliver" \
-		GIT_CONFIG_KEY_1=b4.prep-cover-strategy GIT_CONFIG_VALUE_1=commit \
-		GIT_CONFIG_KEY_2=b4.midmask GIT_CONFIG_VALUE_2="$LIST_URL/%s" \
-		GIT_COMMITTER_DATE=$COMMIT_DATE \
-		b4 --no-interactive "$@" <<<"") >"$log" 2>&1; then
-		cat "$log" >&2
-		die "b4 $* failed"
-	fi
-}
 
 wgit() { git -C "$WT" "$@"; }
 
@@ -136,20 +106,6 @@ get_maintainers() {
 	matching -vxFf "$WORK/to" "$WORK/lists" >"$WORK/cc"
 }
 
-# The record of revision $1 sent to the list: its cover's Message-Id (no
-# <>), then the key of its inputs when it was sent.  It is kept with the
-# list, as sent/ tags are kept in the tree: whoever has the archive has
-# sent what it holds.
-sent_record() { say "$SENT_DIR/$SERIES-$1"; }
-
-# Message-Id (without <>) of the cover letter of revision $1 as sent.
-cover_msgid() {
-	local id
-	id=$(head -n 1 "$(sent_record "$1")" 2>/dev/null) || true
-	[ -n "$id" ] || die "$1 has not been sent to the list (no $(sent_record "$1"))"
-	say "$id"
-}
-
 # The cover letter of revision $1 (number $2): the text of mail/$1/cover
 # (or else mail/cover), the To/Cc trailers b4 send turns into headers,
 # then below "---" the changes since v1, newest first, as b4's reroll
@@ -207,7 +163,7 @@ prep_revision() {
 	local v=$1 n=$2 m cover tip c commits
 	m=$(tgit rev-list --count "$BASE_COMMIT..refs/heads/mail/$v")
 	wgit checkout -q -B "$PREP_BRANCH" "refs/heads/mail/$v"
-	b4_run prep -e "$BASE_COMMIT"
+	b4_run "$WT" prep -e "$BASE_COMMIT"
 	cover=$(wgit rev-parse "$PREP_BRANCH~$m")
 	tgit log -1 --format=%B "$cover" >"$WORK/b4-cover"
 	grep -q '^--- b4-submit-tracking ---$' "$WORK/b4-cover" ||
@@ -232,7 +188,7 @@ prep_revision() {
 	done
 	wgit reset -q --hard "$tip"
 	# b4 must read back what it will send.
-	b4_run prep --show-info
+	b4_run "$WT" prep --show-info
 	grep -qx "change-id: $CHANGE_ID" "$WORK/b4.log" && grep -qx "revision: $n" "$WORK/b4.log" ||
 		die "b4 prep --show-info does not show change-id $CHANGE_ID, revision $n"
 }
@@ -254,7 +210,7 @@ unfold_headers() {
 # the prep branch, whose tracking then holds the cover's Message-Id.
 send_revision() {
 	local v=$1 key=$2 id
-	b4_run send --no-sign --not-me-too
+	b4_run "$WT" send --no-sign --not-me-too
 	tgit rev-parse -q --verify "refs/tags/sent/$SERIES-$v" >/dev/null ||
 		die "$v: b4 send made no tag sent/$SERIES-$v"
 	id=$(tgit log -1 --format=%B "$(wgit rev-parse "$PREP_BRANCH~$3")" |
@@ -271,7 +227,7 @@ send_revision() {
 fetch_revision() {
 	local v=$1 m=$2 f n k
 	rm -rf "${MAIL_OUT:?}/$v" "$WORK/thread" && mkdir -p "$MAIL_OUT/$v" "$WORK/thread"
-	b4_run mbox -o "$WORK/thread" -n thread.mbox "$(cover_msgid "$v")"
+	b4_run "$WT" mbox -o "$WORK/thread" -n thread.mbox "$(cover_msgid "$v")"
 	git mailsplit --mboxrd -o"$WORK/thread" "$WORK/thread/thread.mbox" >/dev/null
 	for f in "$WORK/thread"/[0-9]*; do
 		n=$(sed -n 's/^Subject: \[[^]]* \([0-9]*\)\/[0-9]*\].*/\1/p' "$f" | head -n 1)
@@ -315,7 +271,7 @@ verify_revision() {
 		die "$v: git am of the mbox gives tree $tree, not the tree of mail/$v"
 	# b4 0.12 does not create the -o directory itself.
 	rm -rf "$WORK/am" && mkdir "$WORK/am"
-	b4_run am -m "$MAIL_OUT/$v.mbox" -o "$WORK/am"
+	b4_run "$WT" am -m "$MAIL_OUT/$v.mbox" -o "$WORK/am"
 	grep -q "^Total patches: $m\$" "$WORK/b4.log" && ls "$WORK/am"/*.cover >/dev/null 2>&1 ||
 		{ cat "$WORK/b4.log" >&2; die "$v: b4 am did not find the cover and $m patches"; }
 }
@@ -394,11 +350,7 @@ main() {
 	[ -z "$(wgit status --porcelain --untracked-files=no)" ] ||
 		die "$WT has uncommitted changes"
 	mkdir -p "$MAIL_OUT"
-	if ! LIST_URL=$(bash "$LIST" status); then
-		bash "$LIST" start
-		at_exit bash "$LIST" stop
-		LIST_URL=$(bash "$LIST" status)
-	fi
+	use_list
 	# The MAINTAINERS of the last revision serves every revision; it is
 	# built first for it.
 	load_revision "$last"

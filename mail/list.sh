@@ -4,6 +4,8 @@
 #   list.sh start    create the inbox if there is none, serve it over HTTP
 #                    (make list); LIST_PORT=N picks the port, else a free one
 #   list.sh stop     stop the server (make list-stop)
+#   list.sh restart  stop and start it on the same port, if it runs: a
+#                    search after a delivery needs it (see cmd_restart)
 #   list.sh status   the URL of the inbox if the server runs, else exit 1
 #   list.sh has MSGID   exit 0 if the archive holds the message, else 1
 #   list.sh deliver [-i] [-f SENDER] RCPT...
@@ -108,6 +110,18 @@ cmd_stop() {
 	say "list: stopped"
 }
 
+# public-inbox-httpd 1.9 keeps its Xapian index open and aborts on the
+# first search after the inbox changed under it (uncaught
+# Xapian::DatabaseModifiedError): whoever searches what it delivered
+# restarts the server first.
+cmd_restart() {
+	local port
+	[ -n "$(server_pid)" ] || return 0
+	port=$(cat "$LIST_DIR/port")
+	cmd_stop >/dev/null
+	LIST_PORT=$port cmd_start >/dev/null
+}
+
 # The Message-Id of the message in file $1, after checking it has what a
 # list needs: one Message-Id, a From address, a Subject and a Date.
 checked_msgid() {
@@ -169,10 +183,10 @@ main() {
 	local cmd=${1:-}
 	[ $# -eq 0 ] || shift
 	case $cmd in
-	start | stop | deliver) "cmd_$cmd" "$@" ;;
+	start | stop | restart | deliver) "cmd_$cmd" "$@" ;;
 	status) cmd_status || exit 1 ;;
 	has) [ -f "$INBOX/ready" ] && archived "${1:?list.sh has MSGID}" || exit 1 ;;
-	*) die "usage: list.sh start|stop|status|has MSGID|deliver [-i] [-f SENDER] RCPT..." ;;
+	*) die "usage: list.sh start|stop|restart|status|has MSGID|deliver [-i] [-f SENDER] RCPT..." ;;
 	esac
 }
 

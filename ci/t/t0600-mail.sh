@@ -349,4 +349,78 @@ test_expect_success 'messages gone from the output are fetched back; a thread mi
 	test_grep "error: v2: the thread of <.*> on the list lacks 3/6" log
 '
 
+test_expect_success 'review: replies on the list, trailers by b4 trailers -u and by b4 shazam' '
+	{ bash "$TOP/mail/review.sh" >log 2>&1 || { cat log "$PRINTK_CACHE/list/httpd.log"; return 1; }; } &&
+	cat log &&
+	test_grep "^review: v5: 4 replies posted to <.*>, 0 already on the list" log &&
+	test "$(list_count)" = 39 &&
+	rita="Reviewed-by: Rita Reviewer <rita.reviewer@printk-list.test>" &&
+	andy="Acked-by: Andy Acker <andy.acker@printk-list.test>" &&
+	tess="Tested-by: Tess Tester <tess.tester@printk-list.test>" &&
+	for b in b4/printk-safe applied/printk-safe-v5; do
+		tgit log -1 --format=%B $b~6 >p1 &&
+		tgit log -1 --format=%B $b~5 >p2 &&
+		tgit log -1 --format=%B $b~4 >p3 &&
+		grep -qxF "$rita" p1 && grep -qxF "$tess" p1 &&
+		grep -qxF "$andy" p3 && grep -qxF "$tess" p3 &&
+		# the question gives no trailer
+		grep -qxF "$tess" p2 && ! grep -q "Quinn" p2 &&
+		test "$(tgit log --format=%B $b~7..$b | grep -c "^Tested-by: ")" = 7 || return 1
+	done &&
+	test "$(tgit rev-parse applied/printk-safe-v5^{tree})" = "$(tgit rev-parse mail/v5^{tree})" &&
+	test "$(tgit rev-parse applied/printk-safe-v5~7)" = "$BASE_COMMIT" &&
+	tgit rev-parse applied/printk-safe-v5 >applied.before &&
+	bash "$TOP/mail/review.sh" >log 2>&1 &&
+	test_grep "^review: v5: 0 replies posted to <.*>, 4 already on the list" log &&
+	test_grep "^review: v5: applied/printk-safe-v5 applied before, kept" log &&
+	tgit rev-parse applied/printk-safe-v5 | test_cmp applied.before - &&
+	test "$(list_count)" = 39
+'
+
+test_expect_success 'a reply naming no patch of the series is refused before anything is posted' '
+	printf "%s\n" "1|Ann Other <ann.other@printk-list.test>|Reviewed-by" \
+		"9|Ann Other <ann.other@printk-list.test>|Acked-by" >bad &&
+	test_must_fail env REVIEWS=$TRASH/bad bash "$TOP/mail/review.sh" >log 2>&1 &&
+	test_grep "^error: review: $TRASH/bad:2: patch 9: the series <.*> has patches 1..7 (0 the cover letter)" log &&
+	printf "%s\n" "1|Ann Other <ann.other@printk-list.test>|Signed-off-by" >bad &&
+	test_must_fail env REVIEWS=$TRASH/bad bash "$TOP/mail/review.sh" >log 2>&1 &&
+	test_grep "^error: review: $TRASH/bad:1: .Signed-off-by. is neither a trailer" log &&
+	test "$(list_count)" = 39
+'
+
+test_expect_success 'pull: for-linus merges the applied series, tagged, pull request and thanks on the list' '
+	tag=printk-for-$(base_ref | sed "s|^distro/||") &&
+	{ bash "$TOP/mail/pull.sh" >log 2>&1 || { cat log; return 1; }; } &&
+	cat log &&
+	test "$(tgit cat-file -t "refs/tags/$tag")" = tag &&
+	test "$(tgit rev-parse "for-linus^2")" = "$(tgit rev-parse applied/printk-safe-v5)" &&
+	test "$(tgit rev-parse "for-linus^1")" = "$BASE_COMMIT" &&
+	test "$(tgit rev-parse "$tag^{commit}")" = "$(tgit rev-parse for-linus)" &&
+	tgit cat-file tag "$tag" >tagmsg &&
+	test_grep "^Test Maintainer (7):" tagmsg &&
+	test_grep "printk: do not deadlock on printk locks in panic()" tagmsg &&
+	id=$(sed -n "s/^pull: pull request for $tag sent to the list: <\(.*\)>/\1/p" log) &&
+	bash "$TOP/mail/list.sh" start >/dev/null &&
+	curl -fs "$(bash "$TOP/mail/list.sh" status)/$id/raw" >pr &&
+	test_grep "^Subject: \[GIT PULL\] printk for ${tag#printk-for-}" pr &&
+	test_grep "tags/$tag\$" pr &&
+	test_grep "^Test Maintainer (7):" pr &&
+	test_grep "^pull: b4 ty: 1 thank-you(s) sent" log &&
+	test "$(grep -c "b4-ty@" "$PRINTK_CACHE/list/delivered.log")" = 1 &&
+	bash "$TOP/mail/pull.sh" >log 2>&1 &&
+	test_grep "^pull: $tag is on for-linus already" log &&
+	test_grep "^pull: the pull request for $tag is on the list already" log &&
+	test_grep "^pull: b4 ty: 0 thank-you(s) sent" log
+'
+
+test_expect_success 'a tag is never moved: a different applied series is refused' '
+	tag=printk-for-$(base_ref | sed "s|^distro/||") &&
+	old=$(tgit rev-parse applied/printk-safe-v5) &&
+	test_when_finished "tgit update-ref refs/heads/applied/printk-safe-v5 $old" &&
+	tgit update-ref refs/heads/applied/printk-safe-v5 "$old~1" &&
+	test_must_fail bash "$TOP/mail/pull.sh" >log 2>&1 &&
+	test_grep "^error: tag $tag is on [0-9a-f]*, for-linus would be [0-9a-f]*: a tag is never moved" log &&
+	test "$(tgit rev-parse "$tag^{commit}")" = "$(tgit rev-parse for-linus)"
+'
+
 test_done

@@ -121,6 +121,18 @@ test_expect_success 'b4 send mails a series to the list, b4 mbox gets it back' '
 	test "$(git -C repo rev-parse HEAD^{tree})" = "$(git -C repo rev-parse b4/demo^{tree})"
 '
 
+test_expect_success 'a search after a delivery works once the server is restarted' '
+	url=$(list status) &&
+	search() { curl -s -X POST -o "$1" -w "%{http_code}" "$url/?x=m&t=1&q=%22change-id%3A+t0650%22"; } &&
+	test "$(search before)" = 404 &&
+	message found@printk-list.test | sed "\$a change-id: t0650" >msg &&
+	list deliver printk@printk-list.test <msg &&
+	list restart &&
+	test "$(list status)" = "$url" &&
+	test "$(search after)" = 200 &&
+	zcat after | grep -q "^Message-Id: <found@printk-list.test>"
+'
+
 test_expect_success 'stop stops the server; stopping again says so' '
 	list stop >out &&
 	test_grep "^list: stopped\$" out &&

@@ -1,0 +1,70 @@
+# common.sh - what the mail stages share: the series, its sent record,
+# the list and b4.  Sourced after ci/lib.sh.
+
+SERIES=printk-safe
+PREP_BRANCH=b4/$SERIES
+LIST=$TOP/mail/list.sh
+LIST_ADDR=printk@printk-list.test
+# Which revisions were sent, kept with the list's archive (sent_record).
+SENT_DIR=$PRINTK_CACHE/list/sent
+# What b4 shazam records of the series it applied, for b4 ty: with the
+# list (B4_DATA=$B4_THANKS b4_run ...); other b4 runs keep their data in
+# $WORK, so that the checks of the export are not thanked for.
+B4_THANKS=$PRINTK_CACHE/list/b4
+# Links to the postings, as in the cover letters' "Link to vN" lines.
+LINKMASK=https://lore.kernel.org/r/
+
+# b4 0.12 finds the cover commit with 'git log --since=1.year', which stops
+# at the first older commit: every commit of the prep branch needs a recent
+# committer date (author dates are the 2016 ones).  Midnight UTC today keeps
+# the commits, and so the range-diffs, the same for every run of the day.
+COMMIT_DATE=${MAIL_COMMIT_DATE:-$(date -u +%Y-%m-%dT00:00:00Z)}
+
+# The record of revision $1 sent to the list: its cover's Message-Id (no
+# <>), then the key of its inputs when it was sent.  It is kept with the
+# list, as sent/ tags are kept in the tree: whoever has the archive has
+# sent what it holds.
+sent_record() { say "$SENT_DIR/$SERIES-$1"; }
+
+# Message-Id (without <>) of the cover letter of revision $1 as sent.
+cover_msgid() {
+	local id
+	id=$(head -n 1 "$(sent_record "$1")" 2>/dev/null) || true
+	[ -n "$id" ] || die "$1 has not been sent to the list (no $(sent_record "$1"); make send V=${1#v})"
+	say "$id"
+}
+
+# Serve the list for this stage unless it runs already (then it is left
+# running); set LIST_URL.
+use_list() {
+	if ! LIST_URL=$(bash "$LIST" status); then
+		bash "$LIST" start
+		at_exit bash "$LIST" stop
+		LIST_URL=$(bash "$LIST" status)
+	fi
+}
+
+# b4 $2... in directory $1, never asking, logging to $WORK/b4.log.  Its
+# mail goes to the list's sendmail, which archives it and nothing else (a
+# local command is also what keeps b4 off its web endpoint); it fetches
+# and searches threads on the list's server, never on lore, with a cache of this run only (a cached
+# thread would hide replies posted since).  b4 send asks for Enter before
+# it sends: stdin gives it.
+b4_run() {
+	local dir=$1 log=$WORK/b4.log
+	shift
+	if ! (cd "$dir" &&
+		GIT_CONFIG_COUNT=5 \
+		GIT_CONFIG_KEY_0=sendemail.smtpserver \
+		GIT_CONFIG_VALUE_0="$(printf '%q' "$LIST") deliver" \
+		GIT_CONFIG_KEY_1=b4.prep-cover-strategy GIT_CONFIG_VALUE_1=commit \
+		GIT_CONFIG_KEY_2=b4.midmask GIT_CONFIG_VALUE_2="$LIST_URL/%s" \
+		GIT_CONFIG_KEY_3=b4.linkmask GIT_CONFIG_VALUE_3="$LINKMASK%s" \
+		GIT_CONFIG_KEY_4=b4.searchmask GIT_CONFIG_VALUE_4="$LIST_URL/?x=m&t=1&q=%s" \
+		GIT_COMMITTER_DATE=$COMMIT_DATE \
+		XDG_CACHE_HOME=$WORK/b4-cache XDG_DATA_HOME=${B4_DATA:-$WORK/b4-data} \
+		b4 --no-interactive "$@" <<<"") >"$log" 2>&1; then
+		cat "$log" >&2
+		die "b4 $* failed"
+	fi
+}

@@ -1,0 +1,181 @@
+#!/usr/bin/env bash
+# review.sh - the review round trip of a sent revision (make review)
+#
+#   review.sh [vN]     vN: the revision, by default the last one sent
+#   review.sh --last-sent   print which revision that is
+#
+#   1. reviewers reply on the list (mail/reviews, or REVIEWS=FILE): a
+#      trailer to a patch, a Tested-by to the cover letter for the whole
+#      series, a question with no trailer;
+#   2. contributor side: b4 trailers -u takes the trailers from the list
+#      onto the prep branch b4/printk-safe (the next revision);
+#   3. maintainer side: b4 shazam applies the revision from the list onto
+#      its base as branch applied/printk-safe-vN, the trailers in place.
+#
+# Each step checks its result: every trailer on the commit it names.
+# Replies have fixed Message-Ids, so a reply already on the list is not
+# posted again; an applied branch is kept as it was applied (delete it to
+# apply again).  A reply naming no patch of the series stops the round
+# before anything is posted.
+. "$(dirname "${BASH_SOURCE[0]}")/../ci/lib.sh"
+. "$TOP/mail/common.sh"
+
+wgit() { git -C "$WT" "$@"; }
+
+# The revision last sent.
+last_sent() {
+	local v
+	v=$(ls "$SENT_DIR" 2>/dev/null | sed -n "s/^$SERIES-v\([0-9]*\)\$/\1/p" | sort -n | tail -n 1)
+	[ -n "$v" ] || die "no revision of $SERIES has been sent to the list (make send V=N)"
+	say "v$v"
+}
+
+# The replies of $REVIEWS to the thread in mbox $1 (cover <$2>), as
+# $WORK/replies/NN.eml, and in $WORK/expect one "patch<TAB>trailer" line
+# per trailer each patch must end up with (patch 0: every patch).  Print
+# the number of patches.
+write_replies() {
+	mkdir -p "$WORK/replies"
+	python3 - "$1" "$2" "$REVIEWS" "$WORK/replies" "$WORK/expect" "$LIST_ADDR" <<-'EOF'
+	import email.utils, hashlib, mailbox, os, re, sys
+	mbox, cover_id, reviews, out, expect, list_addr = sys.argv[1:]
+	patches = {}
+	for msg in mailbox.mbox(mbox):
+	    m = re.match(r"\[[^]]*?(\d+)/(\d+)\]", msg.get("Subject", ""))
+	    if m:
+	        patches[int(m.group(1))] = msg
+	        total = int(m.group(2))
+	if 0 not in patches or sorted(patches) != list(range(total + 1)):
+	    sys.exit("the thread of <%s> on the list lacks patches: it has %s" % (cover_id, sorted(patches)))
+	trailers = open(expect, "w")
+	for n, line in enumerate(open(reviews), 1):
+	    line = line.rstrip("\n")
+	    if not line or line.startswith("#"):
+	        continue
+	    where = "%s:%d" % (reviews, n)
+	    try:
+	        k, who, reply = line.split("|")
+	        k = int(k)
+	    except ValueError:
+	        sys.exit("%s: not 'patch|reviewer|reply': %s" % (where, line))
+	    if k not in patches:
+	        sys.exit("%s: patch %d: the series <%s> has patches 1..%d (0 the cover letter)" % (where, k, cover_id, total))
+	    if "@" not in email.utils.parseaddr(who)[1]:
+	        sys.exit("%s: no address in reviewer %r" % (where, who))
+	    if reply.startswith("?"):
+	        text = reply[1:] + "\n"
+	    elif reply in ("Reviewed-by", "Acked-by", "Tested-by"):
+	        text = "%s: %s\n" % (reply, who)
+	        trailers.write("%d\t%s: %s\n" % (k, reply, who))
+	    else:
+	        sys.exit("%s: %r is neither a trailer (Reviewed-by, Acked-by, Tested-by) nor ?question" % (where, reply))
+	    parent = patches[k]
+	    pid = parent["Message-Id"].strip()
+	    body = parent.get_payload(decode=True).decode("utf-8", "replace").split("\n")
+	    quoted = "".join("> %s\n" % l for l in body[:6])
+	    reply_msg = email.message.EmailMessage()
+	    reply_msg["From"] = who
+	    reply_msg["To"] = parent["From"]
+	    reply_msg["Cc"] = list_addr
+	    reply_msg["Subject"] = "Re: " + " ".join(parent["Subject"].split())
+	    reply_msg["Date"] = email.utils.formatdate()
+	    digest = hashlib.sha1(("%s %s" % (pid, line)).encode()).hexdigest()[:16]
+	    reply_msg["Message-Id"] = "<%s.review@printk-list.test>" % digest
+	    reply_msg["In-Reply-To"] = pid
+	    reply_msg["References"] = ("<%s> %s" % (cover_id, pid)) if k else pid
+	    reply_msg.set_content("On %s, %s wrote:\n%s>\n\n%s" % (parent["Date"],
+	        email.utils.parseaddr(parent["From"])[0], quoted, text))
+	    with open(os.path.join(out, "%02d.eml" % n), "wb") as f:
+	        f.write(bytes(reply_msg))
+	print(total)
+	EOF
+}
+
+# Post the replies not on the list yet; say how many were posted.
+post_replies() {
+	local f id posted=0 kept=0
+	for f in "$WORK/replies"/*.eml; do
+		[ -e "$f" ] || continue
+		id=$(sed -n 's/^Message-Id: <\(.*\)>$/\1/p' "$f")
+		if bash "$LIST" has "$id"; then
+			kept=$((kept + 1))
+			continue
+		fi
+		bash "$LIST" deliver "$LIST_ADDR" <"$f"
+		posted=$((posted + 1))
+	done
+	say "review: $V: $posted replies posted to <$COVER>, $kept already on the list"
+	[ "$posted" = 0 ] || bash "$LIST" restart
+}
+
+# Every trailer of $WORK/expect is on its commit of branch $1, whose last
+# $2 commits are the patches 1..$2.
+check_trailers() {
+	local branch=$1 m=$2 k trailer p
+	while IFS=$'\t' read -r k trailer; do
+		for ((p = 1; p <= m; p++)); do
+			[ "$k" = 0 ] || [ "$k" = "$p" ] || continue
+			tgit log -1 --format=%B "$branch~$((m - p))" | grep -qxF "$trailer" ||
+				die "$V: $branch: patch $p ($(tgit log -1 --format=%s "$branch~$((m - p))")) lacks '$trailer' from the list"
+		done
+	done <"$WORK/expect"
+}
+
+# Contributor side: the trailers onto the prep branch.
+update_prep() {
+	local m=$1
+	[ -z "$(wgit status --porcelain --untracked-files=no)" ] || die "$WT has uncommitted changes"
+	wgit checkout -q "$PREP_BRANCH"
+	b4_run "$WT" trailers -u -F "$COVER"
+	check_trailers "$PREP_BRANCH" "$m"
+	say "review: $V: b4 trailers -u: $PREP_BRANCH has the $(wc -l <"$WORK/expect") trailers from the list"
+}
+
+# Maintainer side: b4 shazam of the thread onto its base-commit.
+apply_series() {
+	local m=$1 branch=applied/$SERIES-$V base mt
+	if tgit rev-parse -q --verify "refs/heads/$branch" >/dev/null; then
+		check_trailers "$branch" "$m"
+		say "review: $V: $branch applied before, kept: $m patches with their trailers"
+		return
+	fi
+	base=$(sed -n 's/^base-commit: \([0-9a-f]*\)$/\1/p' "$WORK/thread.mbox" | head -n 1)
+	[ -n "$base" ] && tgit rev-parse -q --verify "$base^{commit}" >/dev/null ||
+		die "$V: the cover letter names no base-commit this tree has (${base:-none})"
+	mt=$(stage_worktree maintainer)
+	[ -z "$(git -C "$mt" status --porcelain --untracked-files=no)" ] || die "$mt has uncommitted changes"
+	git -C "$mt" checkout -q --detach "$base"
+	B4_DATA=$B4_THANKS b4_run "$mt" shazam -l -t "$COVER"
+	[ "$(git -C "$mt" rev-list --count "$base..HEAD")" = "$m" ] ||
+		die "$V: b4 shazam applied $(git -C "$mt" rev-list --count "$base..HEAD") patches, not $m"
+	[ "$(git -C "$mt" rev-parse "HEAD^{tree}")" = "$(tgit rev-parse "refs/heads/mail/$V^{tree}")" ] ||
+		die "$V: b4 shazam of the thread gives another tree than mail/$V"
+	check_trailers "$(git -C "$mt" rev-parse HEAD)" "$m"
+	tgit branch "$branch" "$(git -C "$mt" rev-parse HEAD)"
+	git -C "$mt" checkout -q --detach "$base"
+	say "review: $V: b4 shazam -> $branch: $m patches on $(tgit rev-parse --short "$base"), with the trailers from the list"
+}
+
+main() {
+	local m
+	if [ "${1:-}" = --last-sent ]; then
+		last_sent
+		return
+	fi
+	need_tree
+	command -v b4 >/dev/null || die "b4 is not installed: install the Debian package 'b4' (make deps)"
+	V=${1:-$(last_sent)}
+	COVER=$(cover_msgid "$V")
+	REVIEWS=${REVIEWS:-$TOP/mail/reviews}
+	stage_lock review
+	scratch_dir WORK mail-review
+	WT=$(stage_worktree mail)
+	use_list
+	b4_run "$WT" mbox -o "$WORK" -n thread.mbox "$COVER"
+	m=$(write_replies "$WORK/thread.mbox" "$COVER" 2>"$WORK/err") || die "review: $(cat "$WORK/err")"
+	post_replies
+	update_prep "$m"
+	apply_series "$m"
+}
+
+main "$@"
