@@ -108,8 +108,10 @@ run_at_exit() {
 	trap - ERR
 	set +e
 	kill_children
-	for cmd in "${AT_EXIT[@]}"; do
-		eval "$cmd"
+	# Last registered, first run: a server a test starts is stopped
+	# before its scratch directory, which holds the pid file, goes.
+	for ((cmd = ${#AT_EXIT[@]} - 1; cmd >= 0; cmd--)); do
+		eval "${AT_EXIT[cmd]}"
 	done
 	exit "$rc"
 }
