@@ -157,6 +157,12 @@ use_kernel_tree() {
 	tgit config user.email "$(git -C "$REAL_TREE" config user.email)"
 }
 
+# The number of messages the list of mail/list.sh holds.
+list_count() {
+	python3 -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute("SELECT COUNT(*) FROM msgmap").fetchone()[0])' \
+		"$PRINTK_CACHE/list/inbox/msgmap.sqlite3"
+}
+
 # commit_file BASE FILE GIT-COMMIT-TREE-ARGS...: a commit on BASE with
 # FILE's content from stdin, made with plumbing on a private index (the
 # kernel tree's checkout is not touched); prints the commit.

@@ -34,6 +34,25 @@ cover_msgid() {
 	say "$id"
 }
 
+wgit() { git -C "$WT" "$@"; }
+
+need_b4() {
+	command -v b4 >/dev/null || die "b4 is not installed: install the Debian package 'b4' (make deps)"
+}
+
+# Worktree $1 has no uncommitted changes to lose.
+require_clean_worktree() {
+	[ -z "$(git -C "$1" status --porcelain --untracked-files=no)" ] || die "$1 has uncommitted changes"
+}
+
+# The revision last sent.
+last_sent() {
+	local v
+	v=$(ls "$SENT_DIR" 2>/dev/null | sed -n "s/^$SERIES-v\([0-9]*\)\$/\1/p" | sort -n | tail -n 1)
+	[ -n "$v" ] || die "no revision of $SERIES has been sent to the list (make send V=N)"
+	say "v$v"
+}
+
 # Serve the list for this stage unless it runs already (then it is left
 # running); set LIST_URL.
 use_list() {
@@ -47,8 +66,8 @@ use_list() {
 # b4 $2... in directory $1, never asking, logging to $WORK/b4.log.  Its
 # mail goes to the list's sendmail, which archives it and nothing else (a
 # local command is also what keeps b4 off its web endpoint); it fetches
-# and searches threads on the list's server, never on lore, with a cache of this run only (a cached
-# thread would hide replies posted since).  b4 send asks for Enter before
+# and searches threads on the list's server, never on lore, with a cache
+# of this run only (a cached thread would hide replies posted since).  b4 send asks for Enter before
 # it sends: stdin gives it.
 b4_run() {
 	local dir=$1 log=$WORK/b4.log

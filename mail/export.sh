@@ -35,8 +35,6 @@ MAIL_DIR=$TOP/mail
 MAIL_OUT=$OUT/mail
 REVISIONS=(v1 v2 v3 v4 v5)
 
-wgit() { git -C "$WT" "$@"; }
-
 # Read mail/$1/revision.conf into rev_date, rev_name, rev_topics.
 load_revision() {
 	rev_date= rev_name= rev_topics=
@@ -329,7 +327,7 @@ export_revision() {
 main() {
 	local v last=${REVISIONS[-1]} upto=${1:-${REVISIONS[-1]}} last_patches tip plan=()
 	need_tree
-	command -v b4 >/dev/null || die "b4 is not installed: install the Debian package 'b4' (make deps)"
+	need_b4
 	[[ " ${REVISIONS[*]} " == *" $upto "* ]] || die "no revision $upto: the revisions are ${REVISIONS[*]}"
 	stage_lock mail
 	# Mailed as the maintainer who runs this: From: and the Signed-off-by:
@@ -347,8 +345,7 @@ main() {
 	WT=$(stage_worktree mail)
 	# A run that died in git am leaves its session behind.
 	[ ! -d "$(wgit rev-parse --absolute-git-dir)/rebase-apply" ] || wgit am --abort
-	[ -z "$(wgit status --porcelain --untracked-files=no)" ] ||
-		die "$WT has uncommitted changes"
+	require_clean_worktree "$WT"
 	mkdir -p "$MAIL_OUT"
 	use_list
 	# The MAINTAINERS of the last revision serves every revision; it is

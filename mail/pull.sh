@@ -77,18 +77,19 @@ write_pull_request() {
 }
 
 main() {
-	local applied tag tip id
+	local applied base tag tip id
 	need_tree
-	command -v b4 >/dev/null || die "b4 is not installed: install the Debian package 'b4' (make deps)"
-	V=${1:-$(bash "$TOP/mail/review.sh" --last-sent)}
+	need_b4
+	V=${1:-$(last_sent)}
 	applied=refs/heads/applied/$SERIES-$V
 	tgit rev-parse -q --verify "$applied" >/dev/null ||
 		die "no branch ${applied#refs/heads/}: make review applies $V from the list first"
 	stage_lock pull
 	maintainer_identity tgit
 	scratch_dir WORK mail-pull
-	BASE_COMMIT=$(tgit merge-base "$applied" "$(base_ref)")
-	tag=printk-for-$(base_ref | sed 's|^distro/||')
+	base=$(base_ref)
+	BASE_COMMIT=$(tgit merge-base "$applied" "$base")
+	tag=printk-for-${base#distro/}
 	tip=$(merge_commit "$BASE_COMMIT" "$applied")
 	make_tag "$tag" "$tip"
 	tgit update-ref "refs/heads/$BRANCH" "$tip"

@@ -2,7 +2,6 @@
 # review.sh - the review round trip of a sent revision (make review)
 #
 #   review.sh [vN]     vN: the revision, by default the last one sent
-#   review.sh --last-sent   print which revision that is
 #
 #   1. reviewers reply on the list (mail/reviews, or REVIEWS=FILE): a
 #      trailer to a patch, a Tested-by to the cover letter for the whole
@@ -19,16 +18,6 @@
 # before anything is posted.
 . "$(dirname "${BASH_SOURCE[0]}")/../ci/lib.sh"
 . "$TOP/mail/common.sh"
-
-wgit() { git -C "$WT" "$@"; }
-
-# The revision last sent.
-last_sent() {
-	local v
-	v=$(ls "$SENT_DIR" 2>/dev/null | sed -n "s/^$SERIES-v\([0-9]*\)\$/\1/p" | sort -n | tail -n 1)
-	[ -n "$v" ] || die "no revision of $SERIES has been sent to the list (make send V=N)"
-	say "v$v"
-}
 
 # The replies of $REVIEWS to the thread in mbox $1 (cover <$2>), as
 # $WORK/replies/NN.eml, and in $WORK/expect one "patch<TAB>trailer" line
@@ -124,7 +113,7 @@ check_trailers() {
 # Contributor side: the trailers onto the prep branch.
 update_prep() {
 	local m=$1
-	[ -z "$(wgit status --porcelain --untracked-files=no)" ] || die "$WT has uncommitted changes"
+	require_clean_worktree "$WT"
 	wgit checkout -q "$PREP_BRANCH"
 	b4_run "$WT" trailers -u -F "$COVER"
 	check_trailers "$PREP_BRANCH" "$m"
@@ -143,7 +132,7 @@ apply_series() {
 	[ -n "$base" ] && tgit rev-parse -q --verify "$base^{commit}" >/dev/null ||
 		die "$V: the cover letter names no base-commit this tree has (${base:-none})"
 	mt=$(stage_worktree maintainer)
-	[ -z "$(git -C "$mt" status --porcelain --untracked-files=no)" ] || die "$mt has uncommitted changes"
+	require_clean_worktree "$mt"
 	git -C "$mt" checkout -q --detach "$base"
 	B4_DATA=$B4_THANKS b4_run "$mt" shazam -l -t "$COVER"
 	[ "$(git -C "$mt" rev-list --count "$base..HEAD")" = "$m" ] ||
@@ -158,12 +147,8 @@ apply_series() {
 
 main() {
 	local m
-	if [ "${1:-}" = --last-sent ]; then
-		last_sent
-		return
-	fi
 	need_tree
-	command -v b4 >/dev/null || die "b4 is not installed: install the Debian package 'b4' (make deps)"
+	need_b4
 	V=${1:-$(last_sent)}
 	COVER=$(cover_msgid "$V")
 	REVIEWS=${REVIEWS:-$TOP/mail/reviews}

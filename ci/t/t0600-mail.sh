@@ -94,12 +94,6 @@ expected_subjects() {
 	done
 }
 
-# The messages the list holds.
-list_count() {
-	python3 -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute("SELECT COUNT(*) FROM msgmap").fetchone()[0])' \
-		"$PRINTK_CACHE/list/inbox/msgmap.sqlite3"
-}
-
 # Apply the patches of mbox $1 to the base with plumbing, as git am does;
 # the cover letter, which has no diff, is skipped.  Print the tree.
 am_tree() {

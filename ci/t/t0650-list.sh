@@ -32,8 +32,6 @@ message() {
 	say "body of $id"
 }
 
-count() { python3 -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute("SELECT COUNT(*) FROM msgmap").fetchone()[0])' "$LIST/inbox/msgmap.sqlite3"; }
-
 test_expect_success 'start creates the inbox and serves it on 127.0.0.1 (empty: 404)' '
 	list start >out &&
 	test_grep "^list: serving http://127.0.0.1:[0-9]*/printk (pid [0-9]*" out &&
@@ -47,7 +45,7 @@ test_expect_success 'start creates the inbox and serves it on 127.0.0.1 (empty: 
 
 test_expect_success 'a delivered message is archived and served back' '
 	message one@printk-list.test | list deliver -i -f reviewer@printk-list.test printk@printk-list.test &&
-	test "$(count)" = 1 &&
+	test "$(list_count)" = 1 &&
 	list has one@printk-list.test &&
 	test_must_fail list has two@printk-list.test &&
 	curl -fs "$(list status)/one@printk-list.test/raw" >raw &&
@@ -71,7 +69,7 @@ test_expect_success 'bad mail is refused, naming what is wrong, and not archived
 	test_grep "^error: list: <one@printk-list.test> is on the list already" err &&
 	message norcpt@x | test_must_fail list deliver 2>err &&
 	test_grep "^error: list deliver: no recipients" err &&
-	test "$(count)" = 1
+	test "$(list_count)" = 1
 '
 
 test_expect_success 'a port that is taken is named' '
@@ -103,7 +101,7 @@ test_expect_success 'b4 send mails a series to the list, b4 mbox gets it back' '
 	(cd repo && b4 --no-interactive send --no-sign <<<"") >log 2>&1 &&
 	test_grep "^Sent 3 messages" log &&
 	git -C repo rev-parse -q --verify refs/tags/sent/demo-v1 >/dev/null &&
-	test "$(count)" = 4 &&
+	test "$(list_count)" = 4 &&
 	# every recipient is recorded, none is mailed: the list is all there is
 	test_grep "elsewhere@example.org" "$LIST/delivered.log" &&
 	cover_id=$(grep -- "-v1-0-" "$LIST/delivered.log" | cut -d" " -f1) &&
