@@ -26,7 +26,10 @@
 write_replies() {
 	mkdir -p "$WORK/replies"
 	python3 - "$1" "$2" "$REVIEWS" "$WORK/replies" "$WORK/expect" "$LIST_ADDR" <<-'EOF'
-	import email.utils, hashlib, mailbox, os, re, sys
+	import email.message, email.policy, email.utils, hashlib, mailbox, os, re, sys
+	# No folding: a Message-Id longer than a line would otherwise be
+	# RFC 2047-encoded in In-Reply-To, which breaks the threading.
+	policy = email.policy.default.clone(max_line_length=998)
 	mbox, cover_id, reviews, out, expect, list_addr = sys.argv[1:]
 	patches = {}
 	for msg in mailbox.mbox(mbox):
@@ -62,7 +65,7 @@ write_replies() {
 	    pid = parent["Message-Id"].strip()
 	    body = parent.get_payload(decode=True).decode("utf-8", "replace").split("\n")
 	    quoted = "".join("> %s\n" % l for l in body[:6])
-	    reply_msg = email.message.EmailMessage()
+	    reply_msg = email.message.EmailMessage(policy=policy)
 	    reply_msg["From"] = who
 	    reply_msg["To"] = parent["From"]
 	    reply_msg["Cc"] = list_addr
@@ -95,6 +98,20 @@ post_replies() {
 	done
 	say "review: $V: $posted replies posted to <$COVER>, $kept already on the list"
 	[ "$posted" = 0 ] || bash "$LIST" restart
+}
+
+# Every reply is in the thread of the cover letter as the list serves it
+# now (not as cached before they were posted): b4 sees only what is
+# threaded.
+check_threaded() {
+	local f id
+	b4_run "$WT" mbox -C -o "$WORK" -n threaded.mbox "$COVER"
+	for f in "$WORK/replies"/*.eml; do
+		[ -e "$f" ] || continue
+		id=$(sed -n 's/^Message-Id: <\(.*\)>$/\1/p' "$f")
+		grep -qiF "Message-Id: <$id>" "$WORK/threaded.mbox" ||
+			die "$V: reply <$id> ($(basename "$f")) is on the list but not in the thread of <$COVER>"
+	done
 }
 
 # Every trailer of $WORK/expect is on its commit of branch $1, whose last
@@ -159,6 +176,7 @@ main() {
 	b4_run "$WT" mbox -o "$WORK" -n thread.mbox "$COVER"
 	m=$(write_replies "$WORK/thread.mbox" "$COVER" 2>"$WORK/err") || die "review: $(cat "$WORK/err")"
 	post_replies
+	check_threaded
 	update_prep "$m"
 	apply_series "$m"
 }
