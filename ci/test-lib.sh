@@ -145,14 +145,18 @@ test_lazy_prereq KERNEL_TREE '
 
 # $PRINTK_TREE as a clone of the kernel tree of 'make ci' that shares its
 # objects, with its branches and tags and no checkout: what the test
-# writes stays in $TRASH.
+# writes stays in $TRASH.  Not the refs of the maintainer's own mail
+# (make mail, review and pull): a test mails its own revisions, and a
+# tag of the maintainer's pull request would refuse the test's.
 use_kernel_tree() {
 	local objects
 	objects=$(git -C "$REAL_TREE" rev-parse --path-format=absolute --git-common-dir)/objects
 	git init -q "$PRINTK_TREE"
 	say "$objects" >"$PRINTK_TREE/.git/objects/info/alternates"
 	tgit fetch -q --no-tags --update-head-ok "$REAL_TREE" \
-		'refs/heads/*:refs/heads/*' 'refs/tags/*:refs/tags/*'
+		'refs/heads/*:refs/heads/*' 'refs/tags/*:refs/tags/*' \
+		'^refs/heads/b4/*' '^refs/heads/applied/*' '^refs/heads/for-linus' \
+		'^refs/tags/sent/*' '^refs/tags/printk-for-*'
 	tgit config user.name "$(git -C "$REAL_TREE" config user.name)"
 	tgit config user.email "$(git -C "$REAL_TREE" config user.email)"
 }
