@@ -1,24 +1,29 @@
 #!/usr/bin/env bash
 # bench.sh - printk cost and loss, series against vanilla 6.1, and the
-# pipeline's timings; writes and prints $OUT/bench/bench.md
+# pipeline's timings; writes and prints $OUT/bench/bench.md, and every
+# figure in $OUT/bench/bench.json.  BENCH_PARTS picks parts (all of them
+# by default, in this order):
 #
-# 1. printk() cost per call in normal context, in a printk_safe section and
-#    in NMI, measured in the guest by the selftest's "bench": vanilla and
-#    for-next booted in turns, BENCH_ROUNDS times each, the fastest kept.
-# 2. Loss under flood: the "flood" scenario with FLOOD_LINES lines per
-#    CPU and context, on vanilla and on the series built with each buffer
-#    shift of SHIFTS.
-# 3. Repeatability: VERDICT_RUNS runs of `FORCE=1 make boot`, and how many
-#    gave the same verdicts as the first.
-# 4. Pipeline: stage times of the last cold `make ci` (BENCH_COLD=1 runs
-#    one in the scratch cache $COLD_CACHE; a CI run with PRINTK_CACHE
-#    there counts too) and of a warm run with one topic edited, and the
-#    time from QEMU start to the first KTAP line.
+# icount    printk() cost per call in normal context, in a printk_safe
+#           section and in NMI, in guest instructions (QEMU -icount):
+#           vanilla and for-next, ICOUNT_RUNS boots each, with the spread.
+# cost      the same in wall-clock ns, BENCH_ROUNDS boots each, in turns.
+# flood     loss under flood: the "flood" scenario with FLOOD_LINES lines
+#           per CPU and context, on vanilla and on the series built with
+#           each buffer shift of SHIFTS.
+# verdicts  VERDICT_RUNS runs of `FORCE=1 make boot`, and how many gave
+#           the same verdicts as the first.
+# pipeline  stage times of the last cold `make ci` (BENCH_COLD=1 runs one
+#           in the scratch cache $COLD_CACHE; a CI run with PRINTK_CACHE
+#           there counts too) and of a warm run with one topic edited, and
+#           the time from QEMU start to the first KTAP line.
 . "$(dirname "${BASH_SOURCE[0]}")/boot.sh"
 
 BENCH_OUT=$OUT/bench
 COLD_CACHE=$BENCH_OUT/cold
 BENCH_ROUNDS=${BENCH_ROUNDS:-5}
+ICOUNT_RUNS=${ICOUNT_RUNS:-2}
+read -r -a PARTS <<<"${BENCH_PARTS:-icount cost flood verdicts pipeline}"
 FLOOD_LINES=${FLOOD_LINES:-500}
 read -r -a SHIFTS <<<"${SHIFTS:-12 13 16}"
 VERDICT_RUNS=${VERDICT_RUNS:-3}
@@ -44,42 +49,92 @@ best_of_rounds() {
 		if ($3 < total[n]) total[n] = $3
 		if ($2 > worst[n]) worst[n] = $2 }
 	END { for (i = 1; i <= k; i++) { n = order[i]
-		printf "%s %s %s %.0f%%\n", n, call[n], total[n], 100 * (worst[n] / call[n] - 1) } }'
+		printf "%s %s %s %.2f\n", n, call[n], total[n], 100 * (worst[n] / call[n] - 1) } }'
 }
 
-# The kernels boot in turns, so that a slow spell of the host hits both.
-bench_cost() {
-	local k round context v_call v_total v_spread s_call s_total s_spread
-	rm -f "$BENCH_OUT"/*.cost.all
-	for ((round = 1; round <= BENCH_ROUNDS; round++)); do
+# One figure of the benchmark into bench.json: name, unit, value, spread
+# (%, or null), kernel (its image's commit is looked up).
+figure() {
+	local commit=null
+	[ ! -f "$IMAGES/$5.commit" ] || commit=\"$(cat "$IMAGES/$5.commit")\"
+	jq -nc --arg name "$1" --arg unit "$2" --argjson value "$3" --argjson spread "${4:-null}" \
+		--arg kernel "$5" --argjson commit "$commit" \
+		'{name: $name, unit: $unit, value: $value, spread: $spread, kernel: $kernel, commit: $commit}' \
+		>>"$BENCH_OUT/figures.jsonl"
+}
+
+# "met" when $1 $2 $3 holds (awk comparison), else "NOT met".
+goal() { awk -v a="$1" -v b="$3" "BEGIN { exit !(a $2 b) }" && say met || say "NOT met"; }
+
+# Boot vanilla and for-next with the bench scenario, in turns (a slow
+# spell of the host hits both), $2 rounds; $BENCH_OUT/<kernel>.$1 gets
+# per context "context call total spread".
+cost_runs() {
+	local label=$1 rounds=$2 k round out
+	for k in vanilla for-next; do : >"$BENCH_OUT/$k.$label.all"; done
+	for ((round = 1; round <= rounds; round++)); do
 		for k in vanilla for-next; do
-			qemu_boot "$IMAGES/$k.bzImage" "$BENCH_OUT/$k.cost.log" pstest.only=bench >&2
-			cost_of "$BENCH_OUT/$k.cost.log" >"$BENCH_OUT/$k.cost"
-			[ "$(wc -l <"$BENCH_OUT/$k.cost")" = 3 ] ||
-				die "no bench results from $k (see $BENCH_OUT/$k.cost.log)"
-			cat "$BENCH_OUT/$k.cost" >>"$BENCH_OUT/$k.cost.all"
+			out=$BENCH_OUT/$k.$label.$round
+			qemu_boot "$IMAGES/$k.bzImage" "$out.log" pstest.only=bench >&2
+			cost_of "$out.log" >"$out"
+			[ "$(wc -l <"$out")" = 3 ] || die "no bench results from $k (see $out.log)"
+			cat "$out" >>"$BENCH_OUT/$k.$label.all"
 		done
 	done
 	for k in vanilla for-next; do
-		best_of_rounds <"$BENCH_OUT/$k.cost.all" >"$BENCH_OUT/$k.cost"
+		best_of_rounds <"$BENCH_OUT/$k.$label.all" >"$BENCH_OUT/$k.$label"
 	done
-	say "## printk() cost, ns per call in the guest"
+}
+
+# The side-by-side table of cost_runs $1, in unit $2; its figures.
+cost_table() {
+	local label=$1 unit=$2 context v_call v_total v_spread s_call s_total s_spread
+	say "| context | vanilla, $unit | spread | series, $unit | spread | ratio | vanilla, flush included | series, flush included | ratio |"
+	say "|---|---|---|---|---|---|---|---|---|"
+	while read -r context v_call v_total v_spread; do
+		read -r _ s_call s_total s_spread < <(grep "^$context " "$BENCH_OUT/for-next.$label")
+		say "| $context | $v_call | $v_spread% | $s_call | $s_spread% | $(ratio "$v_call" "$s_call") | $v_total | $s_total | $(ratio "$v_total" "$s_total") |"
+		figure "$label.$context.call" "$unit" "$v_call" "$v_spread" vanilla
+		figure "$label.$context.call" "$unit" "$s_call" "$s_spread" for-next
+		figure "$label.$context.total" "$unit" "$v_total" "" vanilla
+		figure "$label.$context.total" "$unit" "$s_total" "" for-next
+		figure "$label.$context.ratio" "series/vanilla" "$(ratio "$v_call" "$s_call")" "" for-next
+		figure "$label.$context.total_ratio" "series/vanilla" "$(ratio "$v_total" "$s_total")" "" for-next
+	done <"$BENCH_OUT/vanilla.$label"
+}
+
+bench_icount() {
+	local normal spread
+	ICOUNT=1 cost_runs icount "$ICOUNT_RUNS"
+	say "## printk() cost, guest instructions per call"
 	say
-	say "$(grep -o 'calls [0-9]*' "$BENCH_OUT/vanilla.cost.log" | sed -n 1p | cut -d' ' -f2) calls per context, KERN_DEBUG (not printed on the console);"
-	say "the fastest of $BENCH_ROUNDS boots of each kernel, booted in turns. 'call' is"
-	say "the time in printk() itself; 'total' includes flushing the per-CPU"
+	say "QEMU -icount shift=0,sleep=off, one vCPU: guest time counts executed"
+	say "instructions, one per ns, so these figures repeat from boot to boot."
+	say "$(grep -o 'calls [0-9]*' "$BENCH_OUT/vanilla.icount.1.log" | sed -n 1p | cut -d' ' -f2) calls per context, KERN_DEBUG (not printed on the console);"
+	say "$ICOUNT_RUNS boots of each kernel. 'spread' is max / min - 1 over the boots."
+	say "'flush included' counts the whole run, the irq_work flushes too."
+	say
+	cost_table icount insns
+	normal=$(ratio "$(awk '$1 == "normal" { print $2 }' "$BENCH_OUT/vanilla.icount")" \
+		"$(awk '$1 == "normal" { print $2 }' "$BENCH_OUT/for-next.icount")")
+	spread=$(cat "$BENCH_OUT"/*.icount | awk '$4 > m { m = $4 } END { printf "%.2f", m }')
+	say
+	say "Goals: normal-context ratio <= 1.010: $normal, $(goal "$normal" '<=' 1.010);"
+	say "spread between boots < 0.5%: at most $spread%, $(goal "$spread" '<' 0.5)."
+	say
+}
+
+bench_cost() {
+	cost_runs wall "$BENCH_ROUNDS"
+	say "## printk() cost, ns per call in the guest, wall clock"
+	say
+	say "QEMU $ACCEL, -smp 4, guest time following the host's: the fastest of"
+	say "$BENCH_ROUNDS boots of each kernel, booted in turns. 'call' is the time"
+	say "in printk() itself; 'flush included' also counts flushing the per-CPU"
 	say "buffers (irq_work after each batch of 32 calls). 'spread' is how much"
 	say "slower the slowest boot's call was: the noise of this measurement."
 	say
-	say "| context | vanilla call | spread | series call | spread | ratio | vanilla total | series total | ratio |"
-	say "|---|---|---|---|---|---|---|---|---|"
-	while read -r context v_call v_total v_spread; do
-		read -r _ s_call s_total s_spread < <(grep "^$context " "$BENCH_OUT/for-next.cost")
-		say "| $context | $v_call | $v_spread | $s_call | $s_spread | $(ratio "$v_call" "$s_call") | $v_total | $s_total | $(ratio "$v_total" "$s_total") |"
-	done <"$BENCH_OUT/vanilla.cost"
-	say
-	say "Goals: normal context within 1% of vanilla (ratio <= 1.010); printk_safe"
-	say "context no slower than vanilla's deferred store (call ratio <= 1.000)."
+	cost_table wall ns
 	say
 }
 
@@ -254,26 +309,33 @@ machine() {
 	say
 	say "$(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) CPUs ($(sed -n 's/^model name\t: //p' /proc/cpuinfo | sed -n 1p)), $(free -g | awk '/^Mem:/ { print $2 }') GiB,"
 	say "$(. /etc/os-release && say "$PRETTY_NAME"), $(qemu-system-x86_64 --version | sed -n 1p), base $(base_ref)."
-	say "Guests: QEMU $ACCEL, -smp 4, the build and boot configuration of ci/."
-	say "Absolute numbers vary between runs (emulated CPUs on a shared host):"
-	say "compare the ratios, which come from one run of this script."
+	say "Guests: the build and boot configuration of ci/. Wall-clock figures"
+	say "vary between runs (emulated CPUs on a shared host): compare their"
+	say "ratios, which come from one run of this script."
 	say
 }
 
 main() {
+	local part
 	need_tree
 	stage_lock bench
 	mkdir -p "$BENCH_OUT"
+	for part in "${PARTS[@]}"; do
+		declare -F "bench_$part" >/dev/null ||
+			die "BENCH_PARTS: no part '$part' (icount cost flood verdicts pipeline)"
+	done
 	make_initramfs
+	: >"$BENCH_OUT/figures.jsonl"
 	{
 		machine
-		bench_cost
-		bench_flood
-		bench_verdicts
-		bench_pipeline
+		for part in "${PARTS[@]}"; do
+			"bench_$part"
+		done
 	} >"$BENCH_OUT/bench.md.new"
+	jq -s . "$BENCH_OUT/figures.jsonl" >"$BENCH_OUT/bench.json"
 	mv "$BENCH_OUT/bench.md.new" "$BENCH_OUT/bench.md"
 	cat "$BENCH_OUT/bench.md"
+	say "bench: figures in $BENCH_OUT/bench.json" >&2
 }
 
 main "$@"

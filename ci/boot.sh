@@ -41,11 +41,16 @@ make_initramfs() {
 }
 
 # Start QEMU in the background ($! is its pid): kernel $1, extra command
-# line $3, console to $2, QEMU's own messages to $2.stderr.
+# line $3, console to $2, QEMU's own messages to $2.stderr.  ICOUNT=1:
+# guest time counts executed instructions (1 ns each), so that a boot's
+# timings repeat exactly; on one vCPU, as QEMU 7.2 with icount never
+# brings up the secondary CPUs.
 qemu_start() {
+	local -a cpus=(-smp 4)
+	[ -z "${ICOUNT:-}" ] || cpus=(-smp 1 -icount shift=0,sleep=off)
 	: >"$2"
 	# Without the stage lock (fd 9): a QEMU left behind must not hold it.
-	qemu-system-x86_64 -accel "$ACCEL" -smp 4 -m 256 -display none \
+	qemu-system-x86_64 -accel "$ACCEL" "${cpus[@]}" -m 256 -display none \
 		-monitor none -no-reboot -serial "file:$2" \
 		-kernel "$1" -initrd "$INITRAMFS" \
 		-append "console=ttyS0 panic=0 log_buf_len=4M printk.devkmsg=on $3" \
