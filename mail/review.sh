@@ -83,12 +83,15 @@ write_replies() {
 	EOF
 }
 
+# The Message-Id (without <>) of reply file $1.
+reply_msgid() { sed -n 's/^Message-Id: <\(.*\)>$/\1/p' "$1"; }
+
 # Post the replies not on the list yet; say how many were posted.
 post_replies() {
 	local f id posted=0 kept=0
 	for f in "$WORK/replies"/*.eml; do
 		[ -e "$f" ] || continue
-		id=$(sed -n 's/^Message-Id: <\(.*\)>$/\1/p' "$f")
+		id=$(reply_msgid "$f")
 		if bash "$LIST" has "$id"; then
 			kept=$((kept + 1))
 			continue
@@ -108,7 +111,7 @@ check_threaded() {
 	b4_run "$WT" mbox -C -o "$WORK" -n threaded.mbox "$COVER"
 	for f in "$WORK/replies"/*.eml; do
 		[ -e "$f" ] || continue
-		id=$(sed -n 's/^Message-Id: <\(.*\)>$/\1/p' "$f")
+		id=$(reply_msgid "$f")
 		grep -qiF "Message-Id: <$id>" "$WORK/threaded.mbox" ||
 			die "$V: reply <$id> ($(basename "$f")) is on the list but not in the thread of <$COVER>"
 	done

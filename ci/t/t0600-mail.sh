@@ -15,9 +15,10 @@ use_kernel_tree
 # Not the identity the patches in topics/ and mail/ were made with: the
 # export must mail them as this maintainer.  A long domain, as real ones
 # can be: b4's Message-Ids then do not fit a header line.
+MAINTAINER_EMAIL=maintainer@users.noreply.maintainers.printk-list.test
+MAINTAINER="Test Maintainer <$MAINTAINER_EMAIL>"
 tgit config user.name "Test Maintainer"
-tgit config user.email maintainer@users.noreply.maintainers.printk-list.test
-MAINTAINER="Test Maintainer <maintainer@users.noreply.maintainers.printk-list.test>"
+tgit config user.email "$MAINTAINER_EMAIL"
 
 export OUT=$TRASH/out
 # The revisions' builds belong to make mail, not to these message checks.
