@@ -211,7 +211,8 @@ need_tree() {
 		die "no kernel tree at $PRINTK_TREE (run 'make setup' first)"
 }
 
-# The newest distro base tag, e.g. distro/6.1.192 (override with BASE=).
+# The newest distro base tag, e.g. distro/6.1.192 (override with BASE=);
+# the mail stages use the base each revision was made on instead.
 base_ref() {
 	local tag
 	if [ -n "${BASE:-}" ]; then

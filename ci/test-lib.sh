@@ -144,8 +144,9 @@ test_lazy_prereq KERNEL_TREE '
 '
 
 # $PRINTK_TREE as a clone of the kernel tree of 'make ci' that shares its
-# objects, with its branches and tags and no checkout: what the test
-# writes stays in $TRASH.  Not the refs of the maintainer's own mail
+# objects, with its branches and tags (and what regeneration last wrote,
+# so that make topics runs there) and no checkout: what the test writes
+# stays in $TRASH.  Not the refs of the maintainer's own mail
 # (make mail, review and pull): a test mails its own revisions, and a
 # tag of the maintainer's pull request would refuse the test's.
 use_kernel_tree() {
@@ -154,7 +155,7 @@ use_kernel_tree() {
 	git init -q "$PRINTK_TREE"
 	say "$objects" >"$PRINTK_TREE/.git/objects/info/alternates"
 	tgit fetch -q --no-tags --update-head-ok "$REAL_TREE" \
-		'refs/heads/*:refs/heads/*' 'refs/tags/*:refs/tags/*' \
+		'refs/heads/*:refs/heads/*' 'refs/tags/*:refs/tags/*' 'refs/regen/*:refs/regen/*' \
 		'^refs/heads/b4/*' '^refs/heads/applied/*' '^refs/heads/for-linus' \
 		'^refs/tags/sent/*' '^refs/tags/printk-for-*'
 	tgit config user.name "$(git -C "$REAL_TREE" config user.name)"
@@ -175,7 +176,7 @@ commit_file() {
 	shift 2
 	blob=$(tgit hash-object -w --stdin)
 	GIT_INDEX_FILE=$TRASH/index tgit read-tree "$base"
-	GIT_INDEX_FILE=$TRASH/index tgit update-index --cacheinfo "100644,$blob,$file"
+	GIT_INDEX_FILE=$TRASH/index tgit update-index --add --cacheinfo "100644,$blob,$file"
 	tree=$(GIT_INDEX_FILE=$TRASH/index tgit write-tree)
 	tgit commit-tree "$tree" -p "$base" "$@"
 }

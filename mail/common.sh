@@ -36,6 +36,25 @@ cover_msgid() {
 
 wgit() { git -C "$WT" "$@"; }
 
+# The messages of the series in thread mbox $1 as $2/NNNN.eml, numbered
+# as in their "[PATCH ... N/M]" subjects (0000 the cover letter), the
+# others (replies) left in $2/other; print M.
+split_thread() {
+	local dir=$2 f nm total=
+	rm -rf "$dir" && mkdir -p "$dir/other"
+	git mailsplit --mboxrd -o"$dir/other" "$1" >/dev/null
+	for f in "$dir/other"/*; do
+		[ -e "$f" ] || continue
+		nm=$(sed -n 's/^Subject: \[[^]]* \([0-9]*\)\/\([0-9]*\)\].*/\1 \2/p' "$f" | head -n 1)
+		[ -n "$nm" ] || continue
+		# (without the mbox "From " line mailsplit leaves in)
+		sed '1{/^From /d}' "$f" >"$dir/$(printf '%04d' "${nm% *}").eml"
+		rm "$f"
+		total=${nm#* }
+	done
+	say "$total"
+}
+
 need_b4() {
 	command -v b4 >/dev/null || die "b4 is not installed: install the Debian package 'b4' (make deps)"
 }
@@ -56,34 +75,42 @@ last_sent() {
 # Serve the list for this stage unless it runs already (then it is left
 # running); set LIST_URL.
 use_list() {
+	local out
 	if ! LIST_URL=$(bash "$LIST" status); then
-		bash "$LIST" start
-		at_exit bash "$LIST" stop
+		out=$(bash "$LIST" start)
+		say "$out"
+		# (a slow server of the maintainer's answered the second time)
+		[[ $out == "list: already serving"* ]] || at_exit bash "$LIST" stop
 		LIST_URL=$(bash "$LIST" status)
 	fi
 }
 
-# b4 $2... in directory $1, never asking, logging to $WORK/b4.log.  Its
+# b4 $2... in directory $1, never asking, logging to $WORK/b4.log (its
+# output to $B4_STDOUT instead when that is set: b4 prep --compare-to).  Its
 # mail goes to the list's sendmail, which archives it and nothing else (a
 # local command is also what keeps b4 off its web endpoint); it fetches
 # and searches threads on the list's server, never on lore, with a cache
 # of this run only (a cached thread would hide replies posted since).  b4 send asks for Enter before
 # it sends: stdin gives it.
 b4_run() {
-	local dir=$1 log=$WORK/b4.log
+	local dir=$1 log=$WORK/b4.log out=${B4_STDOUT:-$WORK/b4.log}
 	shift
 	if ! (cd "$dir" &&
-		GIT_CONFIG_COUNT=5 \
+		if [ "$out" = "$log" ]; then exec >"$log" 2>&1; else exec >"$out" 2>"$log"; fi &&
+		GIT_CONFIG_COUNT=6 \
 		GIT_CONFIG_KEY_0=sendemail.smtpserver \
 		GIT_CONFIG_VALUE_0="$(printf '%q' "$LIST") deliver" \
 		GIT_CONFIG_KEY_1=b4.prep-cover-strategy GIT_CONFIG_VALUE_1=commit \
 		GIT_CONFIG_KEY_2=b4.midmask GIT_CONFIG_VALUE_2="$LIST_URL/%s" \
 		GIT_CONFIG_KEY_3=b4.linkmask GIT_CONFIG_VALUE_3="$LINKMASK%s" \
 		GIT_CONFIG_KEY_4=b4.searchmask GIT_CONFIG_VALUE_4="$LIST_URL/?x=m&t=1&q=%s" \
+		GIT_CONFIG_KEY_5=color.ui GIT_CONFIG_VALUE_5=never \
 		GIT_COMMITTER_DATE=$COMMIT_DATE \
 		XDG_CACHE_HOME=$WORK/b4-cache XDG_DATA_HOME=${B4_DATA:-$WORK/b4-data} \
-		b4 --no-interactive "$@" <<<"") >"$log" 2>&1; then
+		b4 --no-interactive "$@" <<<""); then
 		cat "$log" >&2
+		bash "$LIST" status >/dev/null ||
+			die "b4 $* failed: the list's server does not answer at $LIST_URL (see $PRINTK_CACHE/list/httpd.log; make list starts it)"
 		die "b4 $* failed"
 	fi
 }

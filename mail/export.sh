@@ -5,7 +5,7 @@
 # is the series topics as they are in topics/ now, the earlier ones are
 # kept in mail/vN/*.patch.  For each revision not sent yet, in order:
 #
-#   1. its patches become commits on the distro base, branch mail/vN;
+#   1. its patches become commits on its base (rev_base), branch mail/vN;
 #   2. b4 prep enrolls them on branch b4/printk-safe in the worktree
 #      $PRINTK_CACHE/worktrees/mail, and the cover commit b4 made gets the
 #      series' cover letter and tracking (change-id, revision, history);
@@ -35,13 +35,18 @@ MAIL_DIR=$TOP/mail
 MAIL_OUT=$OUT/mail
 REVISIONS=(v1 v2 v3 v4 v5)
 
-# Read mail/$1/revision.conf into rev_date, rev_name, rev_topics.
+# Read mail/$1/revision.conf into rev_date, rev_name, rev_topics, and its
+# base (rev_base) into REV_BASE and BASE_COMMIT.  A revision is pinned to the
+# base it was made on: a newer distro base is a new revision.
 load_revision() {
-	rev_date= rev_name= rev_topics=
+	rev_date= rev_name= rev_topics= rev_base=
 	# shellcheck source=/dev/null
 	. "$MAIL_DIR/$1/revision.conf"
-	[ -n "$rev_date" ] && [ -n "$rev_name" ] ||
-		die "mail/$1/revision.conf: rev_date and rev_name must be set"
+	[ -n "$rev_date" ] && [ -n "$rev_name" ] && [ -n "$rev_base" ] ||
+		die "mail/$1/revision.conf: rev_date, rev_name and rev_base must be set"
+	REV_BASE=$rev_base
+	BASE_COMMIT=$(tgit rev-parse -q --verify "refs/tags/$REV_BASE^{commit}") ||
+		die "mail/$1 is made on $REV_BASE, which $PRINTK_TREE does not have (it has $(tgit tag -l 'distro/*' | paste -sd' ')): make setup imports that linux-source; a revision is never moved to another base, a newer base is a new revision"
 }
 
 # The patch files of the loaded revision $1, in order.
@@ -107,11 +112,12 @@ get_maintainers() {
 # The cover letter of revision $1 (number $2): the text of mail/$1/cover
 # (or else mail/cover), the To/Cc trailers b4 send turns into headers,
 # then below "---" the changes since v1, newest first, as b4's reroll
-# writes them, and the range-diff.
+# writes them, and the range-diff against the revision before
+# ($WORK/range-diff, from b4 prep --compare-to).
 cover_letter() {
 	local v=$1 n=$2 k id text=$MAIL_DIR/$1/cover
 	[ -f "$text" ] || text=$MAIL_DIR/cover
-	sed -e "s/@NAME@/$rev_name/g" -e "s|@BASE@|$BASE|g" "$text"
+	sed -e "s/@NAME@/$rev_name/g" -e "s|@BASE@|$REV_BASE|g" "$text"
 	say
 	sed 's/^/To: /' "$WORK/to"
 	sed 's/^/Cc: /' "$WORK/cc"
@@ -126,8 +132,7 @@ cover_letter() {
 		say
 	done
 	say "Range-diff against v$((n - 1)):"
-	tgit range-diff --no-color "$BASE_COMMIT..refs/heads/mail/v$((n - 1))" \
-		"$BASE_COMMIT..refs/heads/mail/$v"
+	cat "$WORK/range-diff"
 }
 
 # b4's tracking data from its cover commit $1, with the series' stable
@@ -162,6 +167,8 @@ prep_revision() {
 	m=$(tgit rev-list --count "$BASE_COMMIT..refs/heads/mail/$v")
 	wgit checkout -q -B "$PREP_BRANCH" "refs/heads/mail/$v"
 	b4_run "$WT" prep -e "$BASE_COMMIT"
+	# Each side on its own base: that of the sent tag, and this one's.
+	[ "$n" = 1 ] || B4_STDOUT=$WORK/range-diff b4_run "$WT" prep --compare-to "v$((n - 1))"
 	cover=$(wgit rev-parse "$PREP_BRANCH~$m")
 	tgit log -1 --format=%B "$cover" >"$WORK/b4-cover"
 	grep -q '^--- b4-submit-tracking ---$' "$WORK/b4-cover" ||
@@ -223,16 +230,12 @@ send_revision() {
 # server: $OUT/mail/vN.mbox (mboxrd), and one NNNN.eml per message,
 # numbered as in its subject (0000 the cover letter).
 fetch_revision() {
-	local v=$1 m=$2 f n k
-	rm -rf "${MAIL_OUT:?}/$v" "$WORK/thread" && mkdir -p "$MAIL_OUT/$v" "$WORK/thread"
+	local v=$1 m=$2 f k
+	rm -rf "$WORK/thread" && mkdir -p "$WORK/thread" "$MAIL_OUT"
 	b4_run "$WT" mbox -o "$WORK/thread" -n thread.mbox "$(cover_msgid "$v")"
-	git mailsplit --mboxrd -o"$WORK/thread" "$WORK/thread/thread.mbox" >/dev/null
-	for f in "$WORK/thread"/[0-9]*; do
-		n=$(sed -n 's/^Subject: \[[^]]* \([0-9]*\)\/[0-9]*\].*/\1/p' "$f" | head -n 1)
-		[ -n "$n" ] || die "$v: a message of the thread on the list is not part of the series: $(grep -m1 '^Subject:' "$f")"
-		# (without the mbox "From " line mailsplit leaves in)
-		sed '1{/^From /d}' "$f" >"$MAIL_OUT/$v/$(printf '%04d' "$n").eml"
-	done
+	split_thread "$WORK/thread/thread.mbox" "$MAIL_OUT/$v" >/dev/null
+	# The replies in the thread are the review's, not the series'.
+	rm -r "$MAIL_OUT/$v/other"
 	for ((k = 0; k <= m; k++)); do
 		[ -f "$MAIL_OUT/$v/$(printf '%04d' "$k").eml" ] ||
 			die "$v: the thread of <$(cover_msgid "$v")> on the list lacks $k/$m"
@@ -340,8 +343,6 @@ main() {
 	scratch_dir WORK mail-export
 	CHANGE_ID=$(grep -v '^#' "$MAIL_DIR/change-id")
 	TOOLS=$(tool_versions b4 git perl)
-	BASE=$(base_ref)
-	BASE_COMMIT=$(tgit rev-parse "$BASE^{commit}")
 	WT=$(stage_worktree mail)
 	# A run that died in git am leaves its session behind.
 	[ ! -d "$(wgit rev-parse --absolute-git-dir)/rebase-apply" ] || wgit am --abort

@@ -6,7 +6,8 @@
 #   list.sh stop     stop the server (make list-stop)
 #   list.sh restart  stop and start it on the same port, if it runs: a
 #                    search after a delivery needs it (see cmd_restart)
-#   list.sh status   the URL of the inbox if the server runs, else exit 1
+#   list.sh status   the URL of the inbox if the server runs and answers,
+#                    else exit 1
 #   list.sh has MSGID   exit 0 if the archive holds the message, else 1
 #   list.sh deliver [-i] [-f SENDER] RCPT...
 #                    sendmail for b4 and git send-email: take a message on
@@ -54,23 +55,30 @@ server_pid() {
 
 list_url() { say "http://127.0.0.1:$(cat "$LIST_DIR/port")/$LIST_NAME"; }
 
+# Whether the server answers on its port, if only with a 404 for an empty
+# inbox; 5 s, for a loaded machine.
+answers() { curl -s -m 5 -o /dev/null "$(list_url)/"; }
+
 free_port() {
 	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
 cmd_status() {
-	[ -n "$(server_pid)" ] || return 1
+	[ -n "$(server_pid)" ] && answers || return 1
 	list_url
 }
 
 # The server runs detached (a double fork), so that it outlives this
 # script; make list-stop, or the stage that started it, stops it.
 cmd_start() {
-	local port=${LIST_PORT:-} pid tries=300
+	local port=${LIST_PORT:-} pid deadline=$((SECONDS + 30))
 	need_public_inbox
 	mkdir -p "$LIST_DIR"
 	init_inbox
-	if [ -n "$(server_pid)" ]; then
+	pid=$(server_pid)
+	if [ -n "$pid" ]; then
+		answers ||
+			die "list: the server of $LIST_DIR/httpd.pid (pid $pid) does not answer on $(list_url): stop it (make list-stop)"
 		say "list: already serving $(list_url)"
 		return
 	fi
@@ -79,15 +87,13 @@ cmd_start() {
 	say "$port" >"$LIST_DIR/port"
 	(pi setsid public-inbox-httpd -W0 -l "http://127.0.0.1:$port" -P "$LIST_DIR/httpd.pid" \
 		</dev/null >"$LIST_DIR/httpd.log" 2>&1 &)
-	# Up when it has written its pid and answers, if only with a 404 for
-	# an empty inbox (a server of another cache on the same port answers
-	# too); 30 s, for a loaded machine.
-	until pid=$(server_pid) && [ -n "$pid" ] &&
-		curl -s -o /dev/null "http://127.0.0.1:$port/$LIST_NAME/"; do
+	# Up when it has written its pid and answers (a server of another
+	# cache on the same port answers too); 30 s, for a loaded machine.
+	until pid=$(server_pid) && [ -n "$pid" ] && answers; do
 		if grep -qs 'Address already in use' "$LIST_DIR/httpd.log"; then
 			die "list: port $port on 127.0.0.1 is taken (LIST_PORT picks another)"
 		fi
-		[ $((tries -= 1)) -gt 0 ] ||
+		[ "$SECONDS" -lt "$deadline" ] ||
 			die "list: public-inbox-httpd does not answer on port $port: $(cat "$LIST_DIR/httpd.log")"
 		sleep 0.1
 	done

@@ -4,7 +4,8 @@
 #   pull.sh [vN]      vN: the revision applied by review.sh, by default
 #                     the last one sent
 #
-#   1. branch for-linus: the base, then a merge of applied/printk-safe-vN;
+#   1. branch for-linus: the base, then a merge of applied/printk-safe-vN,
+#      which for-next must hold (make review takes it into the topics);
 #   2. tag printk-for-<base version> on that merge, annotated with the
 #      shortlog (signed with git tag -s when user.signingkey is set);
 #   3. git request-pull of the tag, mailed to the list as [GIT PULL];
@@ -76,6 +77,15 @@ write_pull_request() {
 	say "$id"
 }
 
+# The distro/* tag of the base commit $1 is on.
+distro_base() {
+	local at base
+	at=$(tgit merge-base "$1" refs/heads/distro) || die "${1#refs/heads/} is not on the distro branch"
+	base=$(tgit tag --points-at "$at" -l 'distro/*' | head -n 1)
+	[ -n "$base" ] || die "${1#refs/heads/} is on $(tgit rev-parse --short "$at") of the distro branch, which has no distro/* tag"
+	say "$base"
+}
+
 main() {
 	local applied base tag tip id
 	need_tree
@@ -84,11 +94,17 @@ main() {
 	applied=refs/heads/applied/$SERIES-$V
 	tgit rev-parse -q --verify "$applied" >/dev/null ||
 		die "no branch ${applied#refs/heads/}: make review applies $V from the list first"
+	# The base the series was applied on, whichever base is the newest.
+	base=$(distro_base "$applied")
+	BASE_COMMIT=$(tgit rev-parse "$base^{commit}")
+	if ! tgit merge-base --is-ancestor "$applied" refs/heads/for-next; then
+		[ "$(distro_base refs/heads/for-next)" = "$base" ] ||
+			die "for-next is on $(distro_base refs/heads/for-next), ${applied#refs/heads/} on $base: a newer base is a new revision of the series, sent, reviewed and applied on it"
+		die "for-next does not hold ${applied#refs/heads/}: a pull request sends what linux-next has tested (make topics takes the applied series into the topic branches)"
+	fi
 	stage_lock pull
 	maintainer_identity tgit
 	scratch_dir WORK mail-pull
-	base=$(base_ref)
-	BASE_COMMIT=$(tgit merge-base "$applied" "$base")
 	tag=printk-for-${base#distro/}
 	tip=$(merge_commit "$BASE_COMMIT" "$applied")
 	make_tag "$tag" "$tip"

@@ -9,7 +9,9 @@
 #   2. contributor side: b4 trailers -u takes the trailers from the list
 #      onto the prep branch b4/printk-safe (the next revision);
 #   3. maintainer side: b4 shazam applies the revision from the list onto
-#      its base as branch applied/printk-safe-vN, the trailers in place.
+#      its base as branch applied/printk-safe-vN, the trailers in place;
+#   4. the topic branches take those commits (topics/regen.sh), so that
+#      for-next merges the series as applied, trailers included.
 #
 # Each step checks its result: every trailer on the commit it names.
 # Replies have fixed Message-Ids, so a reply already on the list is not
@@ -19,25 +21,22 @@
 . "$(dirname "${BASH_SOURCE[0]}")/../ci/lib.sh"
 . "$TOP/mail/common.sh"
 
-# The replies of $REVIEWS to the thread in mbox $1 (cover <$2>), as
-# $WORK/replies/NN.eml, and in $WORK/expect one "patch<TAB>trailer" line
-# per trailer each patch must end up with (patch 0: every patch).  Print
-# the number of patches.
+# The replies of $REVIEWS to the series of $1/NNNN.eml ($2 patches, cover
+# <$3>), as $WORK/replies/NN.eml, and in $WORK/expect one
+# "patch<TAB>trailer" line per trailer each patch must end up with (patch
+# 0: every patch).
 write_replies() {
 	mkdir -p "$WORK/replies"
-	python3 - "$1" "$2" "$REVIEWS" "$WORK/replies" "$WORK/expect" "$LIST_ADDR" <<-'EOF'
-	import email.message, email.policy, email.utils, hashlib, mailbox, os, re, sys
+	python3 - "$1" "$2" "$3" "$REVIEWS" "$WORK/replies" "$WORK/expect" "$LIST_ADDR" <<-'EOF'
+	import email, email.message, email.policy, email.utils, hashlib, os, sys
 	# No folding: a Message-Id longer than a line would otherwise be
 	# RFC 2047-encoded in In-Reply-To, which breaks the threading.
 	policy = email.policy.default.clone(max_line_length=998)
-	mbox, cover_id, reviews, out, expect, list_addr = sys.argv[1:]
-	patches = {}
-	for msg in mailbox.mbox(mbox):
-	    m = re.match(r"\[[^]]*?(\d+)/(\d+)\]", msg.get("Subject", ""))
-	    if m:
-	        patches[int(m.group(1))] = msg
-	        total = int(m.group(2))
-	if 0 not in patches or sorted(patches) != list(range(total + 1)):
+	series, total, cover_id, reviews, out, expect, list_addr = sys.argv[1:]
+	total = int(total or -1)
+	patches = {int(f[:4]): email.message_from_binary_file(open(os.path.join(series, f), "rb"))
+	           for f in os.listdir(series) if f.endswith(".eml")}
+	if total < 1 or sorted(patches) != list(range(total + 1)):
 	    sys.exit("the thread of <%s> on the list lacks patches: it has %s" % (cover_id, sorted(patches)))
 	trailers = open(expect, "w")
 	for n, line in enumerate(open(reviews), 1):
@@ -79,7 +78,6 @@ write_replies() {
 	        email.utils.parseaddr(parent["From"])[0], quoted, text))
 	    with open(os.path.join(out, "%02d.eml" % n), "wb") as f:
 	        f.write(bytes(reply_msg))
-	print(total)
 	EOF
 }
 
@@ -165,6 +163,16 @@ apply_series() {
 	say "review: $V: b4 shazam -> $branch: $m patches on $(tgit rev-parse --short "$base"), with the trailers from the list"
 }
 
+# The topic branches and for-next take the applied series ($1 patches).
+take_into_topics() {
+	local m=$1 applied=refs/heads/applied/$SERIES-$V missing
+	bash "$TOP/topics/regen.sh" >"$WORK/regen.log" 2>&1 || { cat "$WORK/regen.log" >&2; die "review: $V: make topics failed"; }
+	missing=$(tgit rev-list --count "refs/heads/for-next..$applied")
+	say "review: $V: for-next holds $((m - missing)) of the $m patches of ${applied#refs/heads/}"
+	[ "$missing" = 0 ] ||
+		warn "review: $V: topics/ differs from what was sent as $V, or for-next is on another base (see $WORK/regen.log)"
+}
+
 main() {
 	local m
 	need_tree
@@ -177,11 +185,13 @@ main() {
 	WT=$(stage_worktree mail)
 	use_list
 	b4_run "$WT" mbox -o "$WORK" -n thread.mbox "$COVER"
-	m=$(write_replies "$WORK/thread.mbox" "$COVER" 2>"$WORK/err") || die "review: $(cat "$WORK/err")"
+	m=$(split_thread "$WORK/thread.mbox" "$WORK/series")
+	write_replies "$WORK/series" "$m" "$COVER" 2>"$WORK/err" || die "review: $(cat "$WORK/err")"
 	post_replies
 	check_threaded
 	update_prep "$m"
 	apply_series "$m"
+	take_into_topics "$m"
 }
 
 main "$@"

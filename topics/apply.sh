@@ -12,6 +12,30 @@ APPLY_WHO=${APPLY_WHO:-topics}
 apply_init() {
 	scratch_dir APPLY_TMP apply
 	INDEX=$APPLY_TMP/index
+	# Commits applied from the list, by "parent tree" (regen.sh fills it).
+	declare -gA LIST_COMMITS=()
+}
+
+# The message of commit $1 without its trailers.
+message_text() {
+	local msg
+	msg=$(tgit log -1 --format=%B "$1")
+	grep -vxFf <(git interpret-trailers --parse <<<"$msg") <<<"$msg" || true
+}
+
+# Commit $1 made from patch $2, or the commit applied from the list in its
+# place: the one with the same parent, tree and message but for the
+# trailers.  That one carries the review's trailers (and the author who
+# mailed it), and for-next then holds the very commits a pull request of
+# the applied series sends.
+from_list() {
+	local own=$1 listed
+	listed=${LIST_COMMITS[$(tgit log -1 --format='%P %T' "$own")]:-}
+	if [ -n "$listed" ] && [ "$(message_text "$listed")" != "$(message_text "$own")" ]; then
+		say "$APPLY_WHO: $topic_name: $(basename "$2"): its message differs from $(tgit rev-parse --short "$listed"), applied from the list: taken from topics/" >&2
+		listed=
+	fi
+	say "${listed:-$own}"
 }
 
 # Hunk number and header of the hunk of patch $1 for file $2 starting at old line $3.
@@ -75,13 +99,15 @@ commit_patch() {
 # Build the loaded topic (topic_name) from directory $1 on commit $2;
 # print its new tip.
 build_topic() {
-	local dir=$1 tip=$2 patch patches applied=0 inbase=0
+	local dir=$1 tip=$2 patch patches own applied=0 inbase=0 listed=0
 	read_lines patches topic_patches "$dir"
 	GIT_INDEX_FILE=$INDEX tgit read-tree "$tip"
 	for patch in "${patches[@]}"; do
 		case $(patch_state "$patch") in
 		applies)
-			tip=$(commit_patch "$patch" "$tip")
+			own=$(commit_patch "$patch" "$tip")
+			tip=$(from_list "$own" "$patch")
+			[ "$tip" = "$own" ] || listed=$((listed + 1))
 			applied=$((applied + 1)) ;;
 		in-base)
 			inbase=$((inbase + 1))
@@ -95,6 +121,6 @@ build_topic() {
 			return "$REPORTED" ;;
 		esac
 	done
-	say "$APPLY_WHO: $topic_name: $applied applied, $inbase already in base" >&2
+	say "$APPLY_WHO: $topic_name: $applied applied${LIST_COMMITS[*]:+ ($listed as applied from the list)}, $inbase already in base" >&2
 	say "$tip"
 }

@@ -9,6 +9,11 @@
 # the value this run started from: a failure, or a commit made on a branch
 # meanwhile, leaves the tree exactly as it was.
 #
+# A topic patch the maintainer has applied from the list (make review:
+# branch applied/<series>-vN) is taken as that commit, with the review's
+# trailers, where it has the same parent, tree and message but for the
+# trailers.
+#
 # refs/regen/<branch> remembers what the last run wrote to <branch>; commits
 # on a branch beyond that are the maintainer's own, and regeneration refuses
 # to drop them (see export.sh).
@@ -68,6 +73,21 @@ require_no_local_commits() {
 		die "refusing to regenerate: save those commits with 'make export-topics' (topics/export.sh) or delete the branch"
 }
 
+# The commits of the series applied from the list (mail/review.sh keeps
+# them as applied/<series>-vN) on base $1, by parent and tree, the latest
+# revision last so that its trailers win: regeneration takes them in
+# place of its own (apply.sh, from_list).
+load_list_commits() {
+	local base=$1 ref refs line lines
+	read_lines refs tgit for-each-ref --sort=version:refname --format='%(refname)' refs/heads/applied/
+	for ref in "${refs[@]}"; do
+		read_lines lines tgit log --no-merges --format='%H %P %T' "$base..$ref"
+		for line in "${lines[@]}"; do
+			LIST_COMMITS[${line#* }]=${line%% *}
+		done
+	done
+}
+
 # Merge the topic tips into base $1 as for-next; $2... are name, tip pairs.
 build_for_next() {
 	local tip=$1 name commit tree date out
@@ -100,6 +120,7 @@ main() {
 	base=$(base_ref)
 	base_commit=$(tgit rev-parse "$base^{commit}")
 	require_clean_tree
+	load_list_commits "$base_commit"
 	for dir in "${TOPIC_DIRS[@]}"; do
 		load_topic "$dir"
 		branches+=("topic/$topic_name")

@@ -40,6 +40,31 @@ test_expect_success 'regenerating unchanged topics gives the same commits' '
 	refs >before && regen >/dev/null && refs >after && test_cmp before after
 '
 
+test_expect_success 'a patch applied from the list is taken, trailers and all; another is not' '
+	first=$(git -C linux rev-parse topic/first) &&
+	other=$(git -C linux rev-parse topic/other) &&
+	# as b4 shazam leaves them: the same patch with a trailer, one whose
+	# patch is not the topic'"'"'s, one whose message is not
+	git -C linux log -1 --format=%B "$first" >msg &&
+	echo "Reviewed-by: Rita Reviewer <rita.reviewer@printk-list.test>" >>msg &&
+	listed=$(git -C linux commit-tree "$first^{tree}" -p "$first^" -F "$TRASH/msg") &&
+	stale=$(git -C linux commit-tree "topic/second^{tree}" -p "$other^" -m "printk: other, as it was") &&
+	reworded=$(git -C linux commit-tree "$other^{tree}" -p "$other^" -m "printk: other, reworded") &&
+	git -C linux branch applied/demo-v1 "$listed" &&
+	git -C linux branch applied/demo-v2 "$stale" &&
+	git -C linux branch applied/demo-v3 "$reworded" &&
+	test_when_finished "git -C linux branch -D applied/demo-v1 applied/demo-v2 applied/demo-v3 && regen >/dev/null" &&
+	regen >out 2>&1 &&
+	test_grep "^topics: other: 0001-.*: its message differs from $(git -C linux rev-parse --short "$reworded"), applied from the list: taken from topics/" out &&
+	test_grep "^topics: first: 1 applied (1 as applied from the list), 0 already in base" out &&
+	test_grep "^topics: other: 1 applied (0 as applied from the list), 0 already in base" out &&
+	test "$(git -C linux rev-parse topic/first)" = "$listed" &&
+	test "$(git -C linux rev-parse topic/second~2)" = "$listed" &&
+	test "$(git -C linux rev-parse topic/other)" = "$other" &&
+	git -C linux merge-base --is-ancestor "$listed" for-next &&
+	refs >before && regen >/dev/null && refs >after && test_cmp before after
+'
+
 test_expect_success 'a dirty tree is refused and left as it was' '
 	echo "line 61;" >>linux/kernel/printk/printk.c &&
 	refs >before &&

@@ -166,7 +166,14 @@ test_expect_success 'covers: base-commit, one change-id, changelog with links, r
 		test_grep "^- Link to v$k: https://lore.kernel.org/r/$id\$" "$cover" || return 1
 	done &&
 	test_grep "^Range-diff against v4:" "$cover" &&
-	test_grep "^Range-diff against v1:" "$(messages v2 | head -n 1)"
+	test_grep "^Range-diff against v1:" "$(messages v2 | head -n 1)" &&
+	# against v4 as sent: its left side is what b4 tagged
+	sed -n "s/^ *[0-9]*:  \([0-9a-f]*\) [=!<] .*/\1/p" "$cover" >left &&
+	test "$(wc -l <left)" = 6 &&
+	tgit rev-list "$BASE_COMMIT..sent/printk-safe-v4" >sent &&
+	while read -r c; do
+		grep -q "^$c" sent || { echo "$c is not a commit of sent/printk-safe-v4"; return 1; }
+	done <left
 '
 
 test_expect_success 'the changelogs of the ported v2..v4 say which changes are 2016 ones' '
@@ -327,6 +334,28 @@ test_expect_success 'a second export sends nothing: tags, list and mboxes unchan
 	diff -r first "$MAIL"
 '
 
+test_expect_success 'a revision stays on the base it was made on: a newer base changes nothing sent' '
+	newer=$(echo newer | commit_file "$BASE_COMMIT" NEWER -m "Debian linux-source 6.1.999") &&
+	tgit tag distro/6.1.999 "$newer" &&
+	test_when_finished "tgit tag -d distro/6.1.999" &&
+	bash "$TOP/mail/export.sh" >log 2>&1 &&
+	test "$(grep -c "^mail: v[1-5]: sent as <.*>, unchanged" log)" = 5 &&
+	! grep -q "changed since it was sent" log &&
+	tgit for-each-ref refs/tags/sent/ >tags.after &&
+	test_cmp tags.before tags.after
+'
+
+test_expect_success 'a revision whose base the tree lacks is refused, naming the base' '
+	tag=$(tgit rev-parse refs/tags/distro/6.1.192) &&
+	tgit tag distro/6.1.999 "$BASE_COMMIT" &&
+	tgit tag -d distro/6.1.192 &&
+	test_when_finished "tgit update-ref refs/tags/distro/6.1.192 $tag && tgit tag -d distro/6.1.999" &&
+	test_must_fail bash "$TOP/mail/export.sh" >log 2>&1 &&
+	test_grep "^error: mail/v5 is made on distro/6.1.192, which .* does not have (it has distro/6.1.999)" log &&
+	tgit for-each-ref refs/tags/sent/ >tags.after &&
+	test_cmp tags.before tags.after
+'
+
 test_expect_success 'messages gone from the output are fetched back; a thread missing a patch is refused' '
 	rm -rf "$MAIL" &&
 	bash "$TOP/mail/export.sh" v2 >log 2>&1 &&
@@ -366,12 +395,30 @@ test_expect_success 'review: replies on the list, trailers by b4 trailers -u and
 	done &&
 	test "$(tgit rev-parse applied/printk-safe-v5^{tree})" = "$(tgit rev-parse mail/v5^{tree})" &&
 	test "$(tgit rev-parse applied/printk-safe-v5~7)" = "$BASE_COMMIT" &&
+	# the topics take the applied commits: for-next has each patch once,
+	# with its trailers
+	test_grep "^review: v5: for-next holds 7 of the 7 patches of applied/printk-safe-v5" log &&
+	test "$(tgit rev-parse topic/panic-locks)" = "$(tgit rev-parse applied/printk-safe-v5)" &&
+	test "$(tgit rev-parse topic/vprintk-func)" = "$(tgit rev-parse applied/printk-safe-v5~6)" &&
+	tgit merge-base --is-ancestor applied/printk-safe-v5 for-next &&
+	tgit log --no-merges --format=%s "$BASE_COMMIT..for-next" | sort | uniq -d >dups &&
+	test ! -s dups &&
+	tgit log -1 --format=%B topic/vprintk-func | grep -qxF "$rita" &&
+	tgit rev-parse for-next >for-next.before &&
+	bash "$TOP/topics/regen.sh" >log 2>&1 &&
+	test_grep "^topics: panic-locks: 1 applied (1 as applied from the list), 0 already in base" log &&
+	tgit rev-parse for-next | test_cmp for-next.before - &&
 	tgit rev-parse applied/printk-safe-v5 >applied.before &&
 	bash "$TOP/mail/review.sh" >log 2>&1 &&
 	test_grep "^review: v5: 0 replies posted to <.*>, 4 already on the list" log &&
 	test_grep "^review: v5: applied/printk-safe-v5 applied before, kept" log &&
 	tgit rev-parse applied/printk-safe-v5 | test_cmp applied.before - &&
-	test "$(list_count)" = 39
+	test "$(list_count)" = 39 &&
+	# the thread has the replies now: fetched again, it is the series
+	rm -f "$MAIL/v5.mbox" &&
+	bash "$TOP/mail/export.sh" >log 2>&1 &&
+	test_grep "^mail: v5: sent as <.*>, unchanged" log &&
+	test_cmp first/v5.mbox "$MAIL/v5.mbox"
 '
 
 test_expect_success 'a reply naming no patch of the series is refused before anything is posted' '
@@ -408,6 +455,14 @@ test_expect_success 'pull: for-linus merges the applied series, tagged, pull req
 	test_grep "^pull: $tag is on for-linus already" log &&
 	test_grep "^pull: the pull request for $tag is on the list already" log &&
 	test_grep "^pull: b4 ty: 0 thank-you(s) sent" log
+'
+
+test_expect_success 'a pull request of what for-next does not hold is refused' '
+	old=$(tgit rev-parse for-next) &&
+	test_when_finished "tgit update-ref refs/heads/for-next $old" &&
+	tgit update-ref refs/heads/for-next "$BASE_COMMIT" &&
+	test_must_fail bash "$TOP/mail/pull.sh" >log 2>&1 &&
+	test_grep "^error: for-next does not hold applied/printk-safe-v5: a pull request sends what linux-next has tested" log
 '
 
 test_expect_success 'a tag is never moved: a different applied series is refused' '

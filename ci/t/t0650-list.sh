@@ -32,6 +32,12 @@ message() {
 	say "body of $id"
 }
 
+# b4 $2... as the mail stages run it (mail/common.sh), on the list at URL $1.
+stage_b4() {
+	bash -c '. "$1/ci/lib.sh" && . "$1/mail/common.sh" && WORK=$2 LIST_URL=$3 && shift 3 && b4_run "$WORK" "$@"' \
+		stage_b4 "$TOP" "$TRASH" "$@"
+}
+
 test_expect_success 'start creates the inbox and serves it on 127.0.0.1 (empty: 404)' '
 	list start >out &&
 	test_grep "^list: serving http://127.0.0.1:[0-9]*/printk (pid [0-9]*" out &&
@@ -131,12 +137,27 @@ test_expect_success 'a search after a delivery works once the server is restarte
 	zcat after | grep -q "^Message-Id: <found@printk-list.test>"
 '
 
+test_expect_success 'a server that does not answer is named: status fails, start refuses' '
+	pid=$(cat "$LIST/httpd.pid") &&
+	kill -STOP "$pid" &&
+	test_when_finished "kill -CONT $pid" &&
+	test_must_fail list status &&
+	test_must_fail list start 2>err &&
+	test_grep "^error: list: the server of $LIST/httpd.pid (pid $pid) does not answer on http://127.0.0.1:[0-9]*/printk: stop it (make list-stop)" err
+'
+
 test_expect_success 'stop stops the server; stopping again says so' '
 	list stop >out &&
 	test_grep "^list: stopped\$" out &&
 	test_must_fail list status &&
 	list stop >out &&
 	test_grep "^list: not running\$" out
+'
+
+test_expect_success 'b4 of a stage names the list server that is not running' '
+	url=http://127.0.0.1:$(cat "$LIST/port")/printk &&
+	test_must_fail stage_b4 "$url" mbox gone@printk-list.test 2>err &&
+	test_grep "^error: b4 mbox gone@printk-list.test failed: the list.s server does not answer at $url " err
 '
 
 test_done
