@@ -11,7 +11,10 @@
 # ci/configs/NAME.config gives kernel config-NAME, for-next in another
 # configuration, built in a directory of its own.  KCONFIG_EXTRA=fragment and
 # IMAGE_TAG=-suffix build variants (ci/bench.sh does); PLAN="name refs..."
-# lines replace the build plan (mail/export.sh builds the revisions).
+# lines replace the build plan.  BUILD_TARGETS=changed compiles only
+# kernel/printk/ and the .c files a kernel changes from its distro base,
+# and makes no image (mail/export.sh checks the revisions so: each full
+# build of another include/linux/printk.h costs minutes).
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 OBJ=$BUILD_DIR/obj
@@ -42,7 +45,8 @@ build_warnings() {
 # build of the same tree and inputs is in $CACHE: its bzImage and
 # kernel/printk warnings.
 build_one() {
-	local name=$1 commit tree inputs key start log new how=built checkout
+	local name=$1 commit tree inputs key start log new how=built checkout files
+	local targets=(bzImage) keyed=() made=bzImage
 	# A configuration is built in a directory of its own (ci/configs).
 	local OBJ=$OBJ KCONFIG_EXTRA=${KCONFIG_EXTRA:-}
 	[[ $name != config-* ]] || OBJ=$BUILD_DIR/obj-${name#config-} KCONFIG_EXTRA=$(config_of "$name")
@@ -51,11 +55,16 @@ build_one() {
 	tgit update-ref "refs/build/$name" "$commit"
 	tree=$(tgit rev-parse "$commit^{tree}")
 	inputs=$(build_inputs)
-	key=$CACHE/$(key_of "$tree" "$inputs" "$(declare -f printk_warnings build_warnings)")
+	if [ "${BUILD_TARGETS:-}" = changed ]; then
+		read_lines files tgit diff --name-only "$(tgit merge-base "$commit" refs/heads/distro)" "$commit"
+		read_lines targets sparse_targets "${files[@]}"
+		keyed=("${targets[*]}") made=compiled
+	fi
+	key=$CACHE/$(key_of "$tree" "$inputs" "$(declare -f printk_warnings build_warnings)" "${keyed[@]}")
 	log=$LOGS/$name.log
 	start=$SECONDS
 	checkout=$(kcidb_checkout "$commit" "$name")
-	if cached "$key.bzImage"; then
+	if cached "$key.$made"; then
 		how="up to date"
 		touch "$key".*
 	else
@@ -63,16 +72,24 @@ build_one() {
 		configure strict
 		# Reported as a failed build if it fails (build_results).
 		BUILDING=("${key##*/}" "$checkout" "$log" "$name")
-		run_logged "build: $name" "$log" kmake -s bzImage
+		run_logged "build: $name" "$log" kmake -s "${targets[@]}"
 		BUILDING=()
 		build_warnings "$name" "$log" "$key.warnings"
-		cp "$OBJ/arch/x86/boot/bzImage" "$key.tmp"
-		mv "$key.tmp" "$key.bzImage"
+		if [ "$made" = bzImage ]; then
+			cp "$OBJ/arch/x86/boot/bzImage" "$key.tmp"
+			mv "$key.tmp" "$key.bzImage"
+		else
+			printf '%s\n' "${targets[@]}" >"$key.compiled"
+		fi
 	fi
 	cp "$key.warnings" "$LOGS/$name.warnings"
-	cp "$key.bzImage" "$IMAGES/$name${IMAGE_TAG:-}.bzImage"
-	say "$commit" >"$IMAGES/$name${IMAGE_TAG:-}.commit"
-	say "${key##*/}" >"$IMAGES/$name${IMAGE_TAG:-}.build-id"
+	if [ "$made" = bzImage ]; then
+		cp "$key.bzImage" "$IMAGES/$name${IMAGE_TAG:-}.bzImage"
+		say "$commit" >"$IMAGES/$name${IMAGE_TAG:-}.commit"
+		say "${key##*/}" >"$IMAGES/$name${IMAGE_TAG:-}.build-id"
+	else
+		how="$how (${targets[*]})"
+	fi
 	new=$(comm -13 "$LOGS/vanilla.warnings" "$LOGS/$name.warnings")
 	kcidb_build "${key##*/}" "$checkout" "$([ -z "$new" ] && say true || say false)" "$log" \
 		"$(jq -cn --arg k "$name" --arg how "$how" --rawfile w "$LOGS/$name.warnings" \

@@ -463,6 +463,19 @@ build_inputs() {
 	tool_versions gcc ld
 }
 
+# Objects for sparse (ci/lint.sh) and for a build of the changed files
+# only (ci/build.sh): kernel/printk/ and the x86-buildable .c files in $@.
+sparse_targets() {
+	local f
+	say kernel/printk/
+	for f in "$@"; do
+		case $f in
+		arch/x86/*.c | arch/*) [[ $f == arch/x86/* ]] || continue ;;
+		esac
+		[[ $f != *.c || $f == kernel/printk/* ]] || say "${f%.c}.o"
+	done
+}
+
 # tinyconfig + config_fragments in $OBJ.  With "strict", every option of
 # the fragments must be in the result.  The old .config (and its mtime) is
 # kept when nothing changed, so that an unchanged config rebuilds nothing.

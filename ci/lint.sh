@@ -94,18 +94,6 @@ touched_files() {
 	done
 }
 
-# Objects for sparse: kernel/printk/ and the x86-buildable .c files in $@.
-sparse_targets() {
-	local f
-	say kernel/printk/
-	for f in "$@"; do
-		case $f in
-		arch/x86/*.c | arch/*) [[ $f == arch/x86/* ]] || continue ;;
-		esac
-		[[ $f != *.c || $f == kernel/printk/* ]] || say "${f%.c}.o"
-	done
-}
-
 # "file:line:col: message" lines of $1, without line numbers, sorted.
 normalized() {
 	matching -E '^[^ ]+:[0-9]+:[0-9-]+: ' "$1" |

@@ -35,6 +35,18 @@ test_expect_success 'every kernel of the plan is built, each once' '
 	test "$(grep -c ": up to date," out)" = 4
 '
 
+test_expect_success 'BUILD_TARGETS=changed compiles what a kernel changes, makes no image' '
+	PLAN="compiled refs/heads/topic/first" BUILD_TARGETS=changed build >out &&
+	test_grep "^build: compiled: built (kernel/printk/), " out &&
+	test ! -e "$PRINTK_CACHE/images/compiled.bzImage" &&
+	PLAN="compiled refs/heads/topic/first" BUILD_TARGETS=changed build >out &&
+	test_grep "^build: compiled: up to date (kernel/printk/), " out &&
+	# a full build of the same tree is another build
+	PLAN="compiled refs/heads/topic/first" build >out &&
+	test_grep "^build: compiled: built, " out &&
+	test -s "$PRINTK_CACHE/images/compiled.bzImage"
+'
+
 test_expect_success 'a git lock left by a killed build is removed, and named' '
 	lock=$(git -C "$PRINTK_CACHE/worktrees/build" rev-parse --absolute-git-dir)/index.lock &&
 	>"$lock" &&
