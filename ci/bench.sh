@@ -222,8 +222,8 @@ warm_edited() {
 	rm -rf "$scratch"
 	cp -r "$TOPICS_DIR" "$scratch"
 	patch=$(ls "$scratch"/06-*/*.patch | sed -n 1p)
-	add_patch_line "$patch" $'+\t\tdebug_locks_off();' \
-		$'+\t\tbarrier_data("warm edit '"$(date +%s)"'");' ||
+	add_patch_line "$patch" $'+\tdepth--;' \
+		$'+\tbarrier_data("warm edit '"$(date +%s)"'");' ||
 		die "cannot edit $patch for the warm run"
 	: >"$BENCH_OUT/warm-edited"
 	for stage in "${STAGES[@]}"; do
