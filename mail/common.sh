@@ -93,10 +93,10 @@ use_list() {
 # of this run only (a cached thread would hide replies posted since).  b4 send asks for Enter before
 # it sends: stdin gives it.
 b4_run() {
-	local dir=$1 log=$WORK/b4.log out=${B4_STDOUT:-$WORK/b4.log}
+	local dir=$1 log=$WORK/b4.log
 	shift
 	if ! (cd "$dir" &&
-		if [ "$out" = "$log" ]; then exec >"$log" 2>&1; else exec >"$out" 2>"$log"; fi &&
+		if [ -n "${B4_STDOUT:-}" ]; then exec >"$B4_STDOUT" 2>"$log"; else exec >"$log" 2>&1; fi &&
 		GIT_CONFIG_COUNT=6 \
 		GIT_CONFIG_KEY_0=sendemail.smtpserver \
 		GIT_CONFIG_VALUE_0="$(printf '%q' "$LIST") deliver" \

@@ -87,7 +87,7 @@ distro_base() {
 }
 
 main() {
-	local applied base tag tip id
+	local applied base next tag tip id
 	need_tree
 	need_b4
 	V=${1:-$(last_sent)}
@@ -98,8 +98,9 @@ main() {
 	base=$(distro_base "$applied")
 	BASE_COMMIT=$(tgit rev-parse "$base^{commit}")
 	if ! tgit merge-base --is-ancestor "$applied" refs/heads/for-next; then
-		[ "$(distro_base refs/heads/for-next)" = "$base" ] ||
-			die "for-next is on $(distro_base refs/heads/for-next), ${applied#refs/heads/} on $base: a newer base is a new revision of the series, sent, reviewed and applied on it"
+		next=$(distro_base refs/heads/for-next)
+		[ "$next" = "$base" ] ||
+			die "for-next is on $next, ${applied#refs/heads/} on $base: a newer base is a new revision of the series, sent, reviewed and applied on it"
 		die "for-next does not hold ${applied#refs/heads/}: a pull request sends what linux-next has tested (make topics takes the applied series into the topic branches)"
 	fi
 	stage_lock pull
