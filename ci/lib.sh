@@ -23,6 +23,8 @@ CONFIGS_DIR=${CONFIGS_DIR:-$TOP/ci/configs}
 OUT=${OUT:-$PRINTK_CACHE/out}
 BUILD_DIR=${BUILD_DIR:-$PRINTK_CACHE/build}
 IMAGES=$PRINTK_CACHE/images
+# The distro kernels the tree follows, the default base first.
+BASES_FILE=${BASES_FILE:-$TOP/tree-setup/bases}
 export PRINTK_CACHE PRINTK_TREE
 
 say() { printf '%s\n' "$*"; }
@@ -211,18 +213,85 @@ need_tree() {
 		die "no kernel tree at $PRINTK_TREE (run 'make setup' first)"
 }
 
-# The newest distro base tag, e.g. distro/6.1.192 (override with BASE=);
-# the mail stages use the base each revision was made on instead.
+# The distro kernels the tree follows (tree-setup/bases): their series
+# (6.1, 6.12) into BASE_SERIES, the first being the default base, and
+# the Debian package that installs each into BASE_PACKAGE.
+load_bases() {
+	local series pkg
+	BASE_SERIES=()
+	declare -gA BASE_PACKAGE=()
+	[ -f "$BASES_FILE" ] || die "no list of bases $BASES_FILE"
+	while read -r series pkg; do
+		[[ -n $series && $series != \#* ]] || continue
+		[[ $series =~ ^[0-9]+\.[0-9]+$ && -n $pkg ]] ||
+			die "$BASES_FILE: '$series $pkg' is not 'SERIES PACKAGE' (e.g. '6.1 linux-source')"
+		BASE_SERIES+=("$series")
+		BASE_PACKAGE[$series]=$pkg
+	done <"$BASES_FILE"
+	[ "${#BASE_SERIES[@]}" -gt 0 ] || die "$BASES_FILE names no base"
+}
+
+# The series (6.1) of kernel version $1 (6.1.192, 6.1.192-3).
+version_series() {
+	[[ $1 =~ ^([0-9]+\.[0-9]+)\. ]] || die "'$1' is not a kernel version"
+	say "${BASH_REMATCH[1]}"
+}
+
+# Die unless series $1 is one tree-setup/bases lists; $2 says who asked.
+need_series() {
+	[ -n "${BASE_PACKAGE[$1]:-}" ] ||
+		die "$2: $1 is not a base the tree follows (tree-setup/bases: ${BASE_SERIES[*]})"
+}
+
+# The series the stages work on: BASE=6.12 or BASE=distro/6.12.118 names
+# one, else the default (the first of tree-setup/bases).  Which tarball
+# is newest never decides it.
+base_series() {
+	local series
+	load_bases
+	case ${BASE:-} in
+	'') series=${BASE_SERIES[0]} ;;
+	distro/*) series=$(version_series "${BASE#distro/}") ;;
+	[0-9]*.[0-9]*) series=$BASE ;;
+	# Any other commit (a test's HEAD) stands for the default base.
+	*) series=${BASE_SERIES[0]} ;;
+	esac
+	need_series "$series" "BASE=${BASE:-}"
+	say "$series"
+}
+
+# What names the branches of the current base: nothing on the default
+# base (for-next, topic/NAME), -<series> on another (for-next-6.12), the
+# way stable maintainers keep one queue per branch.
+base_suffix() {
+	local series
+	series=$(base_series)
+	load_bases
+	[ "$series" = "${BASE_SERIES[0]}" ] || say "-$series"
+}
+
+# Branch $1 of the current base.
+base_branch() { say "$1$(base_suffix)"; }
+
+# The base commit-ish the stages work on: BASE=<ref>, or the newest
+# distro/<series>.* tag of the base's series (BASE=6.12, default the
+# first of tree-setup/bases); the mail stages use the base each revision
+# was made on instead.
 base_ref() {
-	local tag
-	if [ -n "${BASE:-}" ]; then
+	local series tag others
+	if [ -n "${BASE:-}" ] && ! [[ $BASE =~ ^[0-9]+\.[0-9]+$ ]]; then
 		tgit rev-parse -q --verify "$BASE^{commit}" >/dev/null ||
 			die "base '$BASE' does not exist in $PRINTK_TREE"
 		say "$BASE"
 		return
 	fi
-	tag=$(tgit tag -l 'distro/*' --sort=-v:refname | sed -n 1p)
-	[ -n "$tag" ] || die "no distro/* base tag in $PRINTK_TREE (run 'make setup')"
+	series=$(base_series)
+	tag=$(tgit tag -l "distro/$series.*" --sort=-v:refname | sed -n 1p)
+	if [ -z "$tag" ]; then
+		load_bases
+		others=$(tgit tag -l 'distro/*' | paste -sd' ')
+		die "no distro/$series.* base tag in $PRINTK_TREE${others:+ (it has $others)}: install ${BASE_PACKAGE[$series]} ('make deps BASES=$series') and run 'make setup'"
+	fi
 	say "$tag"
 }
 
@@ -242,11 +311,38 @@ update_refs() {
 
 # Read a topic's metadata: every field a topic.conf may set is reset
 # first, so nothing leaks from the topic read before.
+#
+# On a base other than the default a topic may be already in the base:
+# topic_superseded[SERIES]="FILE: STRING" names code of that base that
+# does what the topic does (regeneration checks the base has it) and
+# topic_superseded_why[SERIES] says how.  Its patches for a base whose
+# code differs are a variant, in the topic's subdirectory SERIES/.
 load_topic() {
 	topic_name= topic_subject= topic_seed= topic_depends= topic_fixes= topic_in_base=
+	declare -gA topic_superseded=() topic_superseded_why=()
 	# shellcheck source=/dev/null
 	. "$1/topic.conf"
 	[ -n "$topic_name" ] || die "$1/topic.conf: topic_name is not set"
+}
+
+# Check the per-base parts of the loaded topic in directory $1: each
+# names a base tree-setup/bases lists.
+check_topic_bases() {
+	local dir=$1 series sub
+	load_bases
+	for series in "${!topic_superseded[@]}"; do
+		need_series "$series" "$dir/topic.conf: topic_superseded[$series]"
+		[[ ${topic_superseded[$series]} == ?*': '?* ]] ||
+			die "$dir/topic.conf: topic_superseded[$series] is not 'FILE: STRING'"
+		[ -n "${topic_superseded_why[$series]:-}" ] ||
+			die "$dir/topic.conf: topic_superseded[$series] without topic_superseded_why[$series]"
+	done
+	for sub in "$dir"/*/; do
+		[ -d "$sub" ] || continue
+		sub=${sub%/}
+		need_series "$(basename "$sub")" "topic $topic_name: variant $sub"
+		compgen -G "$sub/*.patch" >/dev/null || die "topic $topic_name: variant $sub has no patches"
+	done
 }
 
 # All topics of $TOPICS_DIR, checked, into TOPIC_DIRS (series order) and
@@ -268,7 +364,8 @@ load_topics() {
 			die "$dir/topic.conf: topic_name '$topic_name' is taken by ${TOPIC_DIR[$topic_name]}"
 		[ -z "$topic_depends" ] || [ -n "${TOPIC_DIR[$topic_depends]:-}" ] ||
 			die "$dir/topic.conf: topic_depends '$topic_depends' is not an earlier topic"
-		for patch in "$dir"/*.patch; do
+		check_topic_bases "$dir"
+		for patch in "$dir"/*.patch "$dir"/*/*.patch; do
 			[ -f "$patch" ] || continue
 			grep -q '^From: ' "$patch" && grep -q '^Subject: ' "$patch" ||
 				die "topic $topic_name: $patch is not a mail (no From: or Subject: header): write it with git format-patch"
@@ -296,18 +393,23 @@ SELFTEST_TOPIC=selftest
 # ones, which change include/linux/printk.h, rebuild the tree only once.
 # Each mutant, $MUTANTS_DIR/NAME.patch on for-next, is kernel mutant-NAME,
 # and each configuration, $CONFIGS_DIR/NAME.config, kernel config-NAME:
-# for-next with that fragment on top of ci/kernel.config.
+# for-next with that fragment on top of ci/kernel.config.  On a base other
+# than the default (BASE=6.12) every name has the base's suffix
+# (vanilla-6.12, for-next-6.12), and the mutants and configurations,
+# which are written against the default base, are not built.
 full_plan() {
-	local dir base patch conf
+	local dir base patch conf s
 	base=$(base_ref)
+	s=$(base_suffix)
 	load_topics
-	say "vanilla $base topic/$SELFTEST_TOPIC"
+	say "vanilla$s $base topic/$SELFTEST_TOPIC$s"
 	for dir in "${TOPIC_DIRS[@]}"; do
 		load_topic "$dir"
 		[ "$topic_name" = "$SELFTEST_TOPIC" ] ||
-			say "${topic_depends:+1}0 $topic_name topic/$topic_name topic/$SELFTEST_TOPIC"
+			say "${topic_depends:+1}0 $topic_name$s topic/$topic_name$s topic/$SELFTEST_TOPIC$s"
 	done | sort -s -k1,1 | cut -d' ' -f2-
-	say "for-next for-next"
+	say "for-next$s for-next$s"
+	[ -z "$s" ] || return 0
 	for patch in "$MUTANTS_DIR"/*.patch; do
 		[ ! -e "$patch" ] || say "mutant-$(basename "$patch" .patch) for-next mutant:$(basename "$patch" .patch)"
 	done

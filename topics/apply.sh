@@ -8,10 +8,17 @@
 # printed.
 APPLY_WHO=${APPLY_WHO:-topics}
 
+# What a patch that does not apply does: stop the caller (die), or be
+# reported, build_topic printing "conflict" for a tip (report).
+APPLY_CONFLICT=${APPLY_CONFLICT:-die}
+
 # The private index and its scratch files, removed at exit.
 apply_init() {
 	scratch_dir APPLY_TMP apply
 	INDEX=$APPLY_TMP/index
+	# The series of the base: picks topic variants and checks what a
+	# topic says its base has.
+	APPLY_SERIES=$(base_series)
 	# Commits applied from the list, by "parent tree" (regen.sh fills it).
 	declare -gA LIST_COMMITS=()
 }
@@ -96,11 +103,46 @@ commit_patch() {
 		GIT_COMMITTER_DATE=${4:-$date} tgit commit-tree "$tree" -p "$parent"
 }
 
+# Where commit $1 has the code topic_superseded[$APPLY_SERIES] names:
+# "FILE:LINE: STRING", or nothing.
+superseded_at() {
+	local spec=${topic_superseded[$APPLY_SERIES]} hit
+	hit=$(tgit grep -n -F -e "${spec#*: }" "$1" -- "${spec%%: *}" | sed -n 1p) || true
+	[ -z "$hit" ] || say "${spec%%: *}:$(cut -d: -f3 <<<"$hit"): ${spec#*: }"
+}
+
+# The loaded topic on a base that has what it does: its tip stays $1.
+build_superseded() {
+	local tip=$1 at
+	at=$(superseded_at "$tip")
+	[ -n "$at" ] ||
+		die "topic $topic_name: topic_superseded[$APPLY_SERIES] says ${topic_superseded[$APPLY_SERIES]%%: *} has '${topic_superseded[$APPLY_SERIES]#*: }', which $(tgit describe --tags --always "$tip") does not: the topic is not in this base"
+	say "$APPLY_WHO: $topic_name: already in base: ${topic_superseded_why[$APPLY_SERIES]} ($at)" >&2
+	say "$tip"
+}
+
+# The patches of the topic loaded from directory $1 on this base: its
+# variant $1/<series> where it has one, none where the base has it.
+base_patches() {
+	[ -z "${topic_superseded[$APPLY_SERIES]:-}" ] || return 0
+	if [ -d "$1/$APPLY_SERIES" ]; then
+		topic_patches "$1/$APPLY_SERIES"
+	else
+		topic_patches "$1"
+	fi
+}
+
 # Build the loaded topic (topic_name) from directory $1 on commit $2;
-# print its new tip.
+# print its new tip, or "conflict" when a patch does not apply and
+# APPLY_CONFLICT=report.
 build_topic() {
-	local dir=$1 tip=$2 patch patches own applied=0 inbase=0 listed=0
-	read_lines patches topic_patches "$dir"
+	local dir=$1 tip=$2 patch patches own applied=0 inbase=0 listed=0 how=applied
+	if [ -n "${topic_superseded[$APPLY_SERIES]:-}" ]; then
+		build_superseded "$tip"
+		return
+	fi
+	[ ! -d "$dir/$APPLY_SERIES" ] || how="applied as the $APPLY_SERIES variant"
+	read_lines patches base_patches "$dir"
 	GIT_INDEX_FILE=$INDEX tgit read-tree "$tip"
 	for patch in "${patches[@]}"; do
 		case $(patch_state "$patch") in
@@ -116,11 +158,15 @@ build_topic() {
 			{
 				say "error: topic $topic_name: $(basename "$patch") does not apply:"
 				describe_conflict "$patch" "$INDEX.err"
-				say "nothing was changed in $PRINTK_TREE"
 			} >&2
+			if [ "$APPLY_CONFLICT" = report ]; then
+				say conflict
+				return
+			fi
+			say "nothing was changed in $PRINTK_TREE" >&2
 			return "$REPORTED" ;;
 		esac
 	done
-	say "$APPLY_WHO: $topic_name: $applied applied${LIST_COMMITS[*]:+ ($listed as applied from the list)}, $inbase already in base" >&2
+	say "$APPLY_WHO: $topic_name: $applied $how${LIST_COMMITS[*]:+ ($listed as applied from the list)}, $inbase already in base" >&2
 	say "$tip"
 }

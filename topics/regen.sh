@@ -56,13 +56,15 @@ local_commits() {
 # Refuse to regenerate over commits that are only on a branch; $1 is the
 # base, $2... the branches.
 require_no_local_commits() {
-	local base=$1 branch commits bad=
+	local base=$1 branch name commits bad=
 	shift
 	for branch in "$@"; do
 		commits=$(local_commits "$branch" "$base")
 		[ -n "$commits" ] || continue
 		if [[ $branch == topic/* ]]; then
-			warn "$branch has commits that are not in topics/$(basename "${TOPIC_DIR[${branch#topic/}]}"):"
+			name=${branch#topic/}
+			name=${name%"$SUFFIX"}
+			warn "$branch has commits that are not in topics/$(basename "${TOPIC_DIR[$name]}"):"
 		else
 			warn "$branch has commits that regeneration would drop:"
 		fi
@@ -103,29 +105,33 @@ $(sed -n '2,/^$/p' <<<"$out")"
 		date=$(tgit log -1 --format=%ad --date=raw "$commit")
 		tip=$(GIT_AUTHOR_DATE=$date GIT_COMMITTER_DATE=$date \
 			tgit commit-tree "$tree" -p "$tip" -p "$commit" \
-			-m "Merge branch 'topic/$name' into for-next")
+			-m "Merge branch 'topic/$name' into for-next$SUFFIX")
 	done
 	say "$tip"
 }
 
 main() {
 	local base base_commit dir tip parent branches=() merges=() ref
+	local conflicts=()
 	local -A tips
 	declare -gA OLD=()
 
 	need_tree
 	stage_lock topics
+	APPLY_CONFLICT=report
 	apply_init
 	load_topics
 	base=$(base_ref)
+	# The branches of a base other than the default: NAME-<series>.
+	SUFFIX=$(base_suffix)
 	base_commit=$(tgit rev-parse "$base^{commit}")
 	require_clean_tree
 	load_list_commits "$base_commit"
 	for dir in "${TOPIC_DIRS[@]}"; do
 		load_topic "$dir"
-		branches+=("topic/$topic_name")
+		branches+=("topic/$topic_name$SUFFIX")
 	done
-	branches+=(for-next)
+	branches+=("for-next$SUFFIX")
 	for ref in "${branches[@]}"; do
 		OLD[refs/heads/$ref]=$(ref_value "refs/heads/$ref")
 		OLD[refs/regen/$ref]=$(ref_value "refs/regen/$ref")
@@ -137,19 +143,31 @@ main() {
 		load_topic "$dir"
 		parent=$base_commit
 		[ -z "$topic_depends" ] || parent=${tips[$topic_depends]}
-		tip=$(build_topic "$dir" "$parent")
+		if [ "$parent" = conflict ]; then
+			say "topics: $topic_name: not applied: it depends on $topic_depends, which does not apply" >&2
+			tip=conflict
+		else
+			tip=$(build_topic "$dir" "$parent")
+		fi
 		tips[$topic_name]=$tip
-		merges+=("$topic_name" "$tip")
+		if [ "$tip" = conflict ]; then
+			conflicts+=("$topic_name")
+		else
+			merges+=("$topic_name$SUFFIX" "$tip")
+		fi
 	done
+	[ "${#conflicts[@]}" = 0 ] ||
+		die "${#conflicts[@]} topic(s) do not apply on $base: ${conflicts[*]}; nothing was changed in $PRINTK_TREE"
 	tips[for-next]=$(build_for_next "$base_commit" "${merges[@]}")
 
 	for ref in "${branches[@]}"; do
+		ref=${ref%"$SUFFIX"}
 		tip=${tips[${ref#topic/}]}
-		say "update refs/heads/$ref $tip ${OLD[refs/heads/$ref]}"
-		say "update refs/regen/$ref $tip ${OLD[refs/regen/$ref]}"
+		say "update refs/heads/$ref$SUFFIX $tip ${OLD[refs/heads/$ref$SUFFIX]}"
+		say "update refs/regen/$ref$SUFFIX $tip ${OLD[refs/regen/$ref$SUFFIX]}"
 	done | update_refs ||
 		die "a branch moved while regenerating (a commit made meanwhile?): nothing was updated; run 'make topics' again"
-	say "topics: ${#TOPIC_DIRS[@]} topics on $base, for-next at $(tgit rev-parse --short "${tips[for-next]}")"
+	say "topics: ${#TOPIC_DIRS[@]} topics on $base, for-next$SUFFIX at $(tgit rev-parse --short "${tips[for-next]}")"
 }
 
 main "$@"

@@ -2,29 +2,44 @@
 # install-deps.sh - install the Debian packages listed in tree-setup/packages
 #
 # Installs only what is missing; needs root (or sudo) only then.  The
-# kernel source counts as missing when its tarball is not in /usr/src:
-# then the package that installed it (linux-source-6.1) is installed
-# again.
+# kernel sources are those of the bases BASES names (default: the first
+# of tree-setup/bases; BASES="6.1 6.12" for both): one counts as missing
+# when its tarball is not in /usr/src, and then the package that
+# installed it (linux-source-6.1) is installed again.
 . "$(dirname "$0")/../ci/lib.sh"
 
-TARBALLS='/usr/src/linux-source-*.tar.xz'
+TARBALL_DIR=/usr/src
 
 installed() {
 	dpkg-query -W -f='${Status}\n' "$1" 2>/dev/null | grep -q 'install ok installed'
 }
 
-# The packages of tree-setup/packages to install: those not installed,
-# and for linux-source with its tarball gone, the packages it came from.
-missing_packages() {
-	local pkg
-	grep -v '^#' "$TOP/tree-setup/packages" | while read -r pkg; do
-		[ -n "$pkg" ] || continue
+# The kernel source packages of the bases asked for that are missing.
+missing_sources() {
+	local series names=() pkg tarball
+	load_bases
+	read -r -a names <<<"${BASES:-${BASE_SERIES[0]}}"
+	[ "${#names[@]}" -gt 0 ] || die "BASES is set but names no base"
+	for series in "${names[@]}"; do
+		need_series "$series" BASES
+		pkg=${BASE_PACKAGE[$series]}
+		tarball=$TARBALL_DIR/linux-source-$series.tar.xz
 		if ! installed "$pkg"; then
 			say "$pkg"
-		elif [ "$pkg" = linux-source ] && ! compgen -G "$TARBALLS" >/dev/null; then
-			# dpkg's record of who installed the tarballs, which are gone.
-			{ dpkg-query -S "$TARBALLS" 2>/dev/null || say "$pkg:"; } | cut -d: -f1 | tr ', ' '\n\n' | sed '/^$/d'
+		elif [ ! -f "$tarball" ]; then
+			# dpkg's record of who installed the tarball, which is gone.
+			{ dpkg-query -S "$tarball" 2>/dev/null || say "$pkg:"; } | cut -d: -f1 | tr ', ' '\n\n' | sed '/^$/d'
 		fi
+	done
+}
+
+# The packages to install: the missing sources, then those of
+# tree-setup/packages not installed.
+missing_packages() {
+	local pkg
+	missing_sources
+	grep -v '^#' "$TOP/tree-setup/packages" | while read -r pkg; do
+		[ -z "$pkg" ] || installed "$pkg" || say "$pkg"
 	done
 }
 

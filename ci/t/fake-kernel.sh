@@ -4,19 +4,19 @@
 # The helpers are called in && chains of test cases, where errexit is
 # off: their own commands are chained too, so that a failure shows.
 #
-# make_fake_tarball DIR SUBLEVEL: writes DIR/linux-source-6.1.tar.xz holding a
-# "kernel" with the Debian top-level .gitignore rule and a printk.c, so the
-# tree tools can be tested in seconds.
+# make_fake_tarball DIR SUBLEVEL [PATCHLEVEL]: writes DIR/linux-source-6.1.tar.xz
+# (6.PATCHLEVEL) holding a "kernel" with the Debian top-level .gitignore
+# rule and a printk.c, so the tree tools can be tested in seconds.
 make_fake_tarball() {
-	local dir=$1 sublevel=$2 src
-	src=$dir/src.$sublevel/linux-source-6.1
+	local dir=$1 sublevel=$2 series=6.${3:-1} src
+	src=$dir/src.$series.$sublevel/linux-source-$series
 	mkdir -p "$src/kernel/printk" &&
-	printf 'VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = %s\nEXTRAVERSION =\n' \
-		"$sublevel" >"$src/Makefile" &&
+	printf 'VERSION = 6\nPATCHLEVEL = %s\nSUBLEVEL = %s\nEXTRAVERSION =\n' \
+		"${series#6.}" "$sublevel" >"$src/Makefile" &&
 	printf '/*\n!/debian/\n' >"$src/.gitignore" &&
 	seq -f 'line %g;' 1 60 >"$src/kernel/printk/printk.c" &&
 	echo "sublevel $sublevel" >"$src/kernel/printk/version.c" &&
-	tar -cJf "$dir/linux-source-6.1.tar.xz" -C "$(dirname "$src")" linux-source-6.1
+	tar -cJf "$dir/linux-source-$series.tar.xz" -C "$(dirname "$src")" "linux-source-$series"
 }
 
 # make_topic TOPICS NN-NAME DEPENDS: an empty topic directory.
@@ -53,7 +53,7 @@ make_patch() {
 make_fake_kbuild() {
 	local dir=$1 sublevel=$2 src
 	make_fake_tarball "$dir" "$sublevel" &&
-	src=$dir/src.$sublevel/linux-source-6.1 &&
+	src=$dir/src.6.1.$sublevel/linux-source-6.1 &&
 	seq -f 'static int printk_line_%g;' 1 60 >"$src/kernel/printk/printk.c" &&
 	printf 'static const int sublevel = %s;\n' "$sublevel" >"$src/kernel/printk/version.c" &&
 	printf '%s\n' 'static int printk_context;' \

@@ -43,6 +43,31 @@ test_expect_success 'a new distro version adds a tag; the checkout on distro mov
 	test -z "$(git -C linux status --porcelain)"
 '
 
+test_expect_success 'every base is imported on its own branch; the checkout stays on distro' '
+	mkdir -p usr-src &&
+	cp linux-source-6.1.tar.xz usr-src/ &&
+	make_fake_tarball "$TRASH/usr-src" 5 12 &&
+	git -C linux for-each-ref refs/heads/distro refs/tags/distro/6.1.91 >refs.before &&
+	env -u TARBALL TARBALL_DIR=$TRASH/usr-src bash "$TOP/tree-setup/setup.sh" >out &&
+	test_grep "already imported as distro/6.1.91" out &&
+	test_grep "imported .*/linux-source-6.12.tar.xz as distro/6.12.5" out &&
+	git -C linux for-each-ref refs/heads/distro refs/tags/distro/6.1.91 >refs.after &&
+	test_cmp refs.before refs.after &&
+	test "$(git -C linux rev-parse distro-6.12)" = "$(git -C linux rev-parse "distro/6.12.5^{commit}")" &&
+	test "$(git -C linux rev-list --count distro-6.12)" = 1 &&
+	test "$(git -C linux symbolic-ref HEAD)" = refs/heads/distro &&
+	test -z "$(git -C linux status --porcelain)"
+'
+
+test_expect_success 'a tarball of a series tree-setup/bases does not list is named' '
+	make_fake_tarball "$TRASH/usr-src" 1 14 &&
+	env -u TARBALL TARBALL_DIR=$TRASH/usr-src bash "$TOP/tree-setup/setup.sh" >out &&
+	test_grep "not importing .*/linux-source-6.14.tar.xz: its series is not in tree-setup/bases" out &&
+	test_must_fail env TARBALL=$TRASH/usr-src/linux-source-6.14.tar.xz bash "$TOP/tree-setup/setup.sh" 2>err &&
+	test_grep "linux-source-6.14.tar.xz (6.14.1): 6.14 is not a base the tree follows (tree-setup/bases: 6.1 6.12)" err &&
+	test -z "$(git -C linux tag -l "distro/6.14*")"
+'
+
 test_expect_success 'a tarball that is not there is named' '
 	test_must_fail env TARBALL=$TRASH/nope.tar.xz bash "$TOP/tree-setup/setup.sh" 2>err &&
 	test_grep "no kernel source tarball $TRASH/nope.tar.xz" err
@@ -82,6 +107,15 @@ test_expect_success UNSHARE 'make deps asks for the other missing packages too' 
 	test_must_fail without_source make -C "$TOP" deps >out 2>&1 &&
 	test_grep "^deps: installing linux-source sparse b4$" out &&
 	test_grep "install -y -qq --reinstall linux-source sparse b4$" apt-get.log
+'
+
+test_expect_success UNSHARE 'make deps BASES="6.1 6.12" asks for both kernel sources' '
+	stand_in apt-get "echo \"\$*\" >>\"$TRASH/apt-get.log\"" &&
+	stand_in dpkg-query "case \"\$*\" in *linux-source*) exit 1 ;; *) echo \"install ok installed\" ;; esac" &&
+	test_must_fail without_source make -C "$TOP" deps BASES="6.1 6.12" >out 2>&1 &&
+	test_grep "^deps: installing linux-source linux-source-6.12$" out &&
+	test_must_fail without_source make -C "$TOP" deps BASES="6.1 6.14" >out 2>&1 &&
+	test_grep "BASES: 6.14 is not a base the tree follows (tree-setup/bases: 6.1 6.12)" out
 '
 
 test_expect_success UNSHARE 'without the tarball, setup names the package and the command' '

@@ -100,8 +100,8 @@ test_expect_success 'a conflicting patch names topic, file and hunk and changes 
 
 test_expect_success 'a patch already in the base is reported, not failed' '
 	make_fake_tarball "$TRASH" 91 &&
-	(cd src.91/linux-source-6.1 && sed -i "s/^line 55;/line 55 other;/" kernel/printk/printk.c) &&
-	tar -cJf linux-source-6.1.tar.xz -C src.91 linux-source-6.1 &&
+	(cd src.6.1.91/linux-source-6.1 && sed -i "s/^line 55;/line 55 other;/" kernel/printk/printk.c) &&
+	tar -cJf linux-source-6.1.tar.xz -C src.6.1.91 linux-source-6.1 &&
 	bash "$TOP/tree-setup/setup.sh" >/dev/null &&
 	regen >out 2>&1 &&
 	test_grep "other: 0001-printk-other.patch: already in base, skipped" out &&
