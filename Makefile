@@ -11,13 +11,13 @@ export PRINTK_CACHE PRINTK_TREE
 help: ## list the targets
 	@awk -F':.*## ' '/^[a-z-]+:.*## / { printf "  %-14s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
 
-deps: ## install the Debian packages the stages need (apt, needs root)
+deps: ## install the Debian packages the stages need (apt, needs root; BASES="6.1 6.12" for both kernel sources)
 	@tree-setup/install-deps.sh
 
-setup: deps ## import the Debian linux-source tarball as the distro/<version> base
+setup: deps ## import each installed linux-source tarball of tree-setup/bases as distro/<version>
 	@tree-setup/setup.sh
 
-topics: ## regenerate topic/* and for-next from topics/ onto the newest base
+topics: ## regenerate topic/* and for-next from topics/ onto the base (BASE=6.12: topic/*-6.12, for-next-6.12)
 	@topics/regen.sh
 
 export-topics: ## save commits made on topic branches back into topics/
@@ -53,7 +53,7 @@ pull: ## merge the applied series into for-linus, tag it, mail the pull request 
 bench: ## printk cost and loss, series vs vanilla, and pipeline timings
 	@ci/bench.sh
 
-ci: ## setup, topics, lint, build, boot, mail, review, pull: the whole job, in order
+ci: ## setup, topics, lint, build, boot, mail, review, pull: the whole job, in order (then the other bases imported)
 	@ci/pipeline.sh
 
 check: ## the project's own tests

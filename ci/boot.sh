@@ -18,6 +18,9 @@
 
 BOOT_OUT=$OUT/boot
 CACHE=$BOOT_OUT/by-key
+# The kernels of a base other than the default (BASE=6.12) are named
+# with its suffix (vanilla-6.12) and have their own results (boot_dirs).
+SUFFIX=
 ACCEL=${ACCEL:-tcg}		# ACCEL=kvm where KVM works
 HANG_SECS=${HANG_SECS:-15}	# silence on the console that means a hang
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-300}
@@ -143,11 +146,13 @@ run_kernel() {
 # All scenarios, in table order.
 load_scenarios() { read_lines SCENARIOS awk '!/^#/ && NF { print $1 }' "$TOP/ci/scenarios"; }
 
-# The scenarios fixed by each topic, the topics in each kernel, and the
-# kernels each scenario must fail on (",k1,k2,", "" for none).
-declare -A FIXED_BY PARENT FAILS_ON
+# The scenarios fixed by each topic, the topics in each kernel, the
+# topics the base has already (topic_superseded), and the kernels each
+# scenario must fail on (",k1,k2,", "" for none).
+declare -A FIXED_BY PARENT FAILS_ON IN_BASE
 load_fixes() {
-	local dir s fixes name boot fails
+	local dir s fixes name boot fails series
+	series=$(base_series)
 	load_scenarios
 	while read -r name boot fails _; do
 		[[ $name != \#* && -n $name ]] || continue
@@ -157,6 +162,7 @@ load_fixes() {
 	for dir in "${TOPIC_DIRS[@]}"; do
 		load_topic "$dir"
 		PARENT[$topic_name]=$topic_depends
+		[ -z "${topic_superseded[$series]:-}" ] || IN_BASE[$topic_name]=1
 		read -r -a fixes <<<"$topic_fixes"
 		for s in "${fixes[@]}"; do
 			FIXED_BY[$s]=$topic_name
@@ -166,8 +172,8 @@ load_fixes() {
 
 # Does kernel $1 contain topic $2?
 has_topic() {
-	local t=$1
-	[[ $1 == for-next || $1 == config-* ]] && return 0
+	local t=${1%"$SUFFIX"}
+	[[ $t == for-next || $t == config-* || -n ${IN_BASE[$2]:-} ]] && return 0
 	while [ -n "$t" ] && [ "$t" != vanilla ]; do
 		[ "$t" = "$2" ] && return 0
 		t=${PARENT[$t]:-}
@@ -191,7 +197,7 @@ table_order() {
 		order+=("$topic_name")
 	done
 	for k in "${order[@]}" for-next; do
-		[[ " $* " != *" $k "* ]] || say "$k"
+		[[ " $* " != *" $k$SUFFIX "* ]] || say "$k$SUFFIX"
 	done
 	for prefix in config- mutant-; do
 		for k in "$@"; do
@@ -401,10 +407,43 @@ boot_kernel() {
 	say "boot: $name: $how, $(matching -c ' pass' "$BOOT_OUT/$name.results") passed, $(matching -vc ' pass' "$BOOT_OUT/$name.results") not, $((SECONDS - start))s"
 }
 
+# Results of base $1's boots (BASE=6.12): $OUT/boot-6.12.
+boot_dirs() {
+	SUFFIX=$(base_suffix)
+	BOOT_OUT=$OUT/boot$SUFFIX
+	CACHE=$BOOT_OUT/by-key
+	INITRAMFS=$BOOT_OUT/initramfs.cpio
+}
+
+# The vanilla and for-next columns of every base booted so far, side by
+# side, into $OUT/bases.md: what each base fixes itself and what the
+# series adds there.
+bases_table() {
+	local series s json kernels=() jsons=()
+	load_bases
+	for series in "${BASE_SERIES[@]}"; do
+		s=$(BASE=$series base_suffix)
+		json=$OUT/boot$s/results.json
+		[ -f "$json" ] || continue
+		jsons+=("$json")
+		kernels+=("vanilla$s" "for-next$s")
+	done
+	[ "${#jsons[@]}" -gt 1 ] || return 0
+	{
+		say "# printk_safe boot scenarios on every base"
+		say
+		say "Vanilla and for-next of each base (tree-setup/bases), from ${jsons[*]}."
+		say
+		render_table <(jq -s '{tests: map(.tests) | add}' "${jsons[@]}") "${kernels[@]}"
+	} >"$OUT/bases.md"
+	cat "$OUT/bases.md"
+}
+
 main() {
 	local plan line name survivors kernels=()
 	need_tree
 	stage_lock boot
+	boot_dirs
 	read_lines plan build_plan
 	[ "${#plan[@]}" -gt 0 ] || die "the build plan is empty: nothing to boot"
 	mkdir -p "$BOOT_OUT"
@@ -422,6 +461,7 @@ main() {
 		kernels+=("$name")
 	done
 	report "${kernels[@]}"
+	bases_table
 	[ "$(counted "$BOOT_OUT/results.json")" = 0 ] ||
 		die "boot: scenarios failed where they must pass or passed where they must fail (see above, logs in $BOOT_OUT)"
 	survivors=$(mutant_results "$BOOT_OUT/results.json" | awk -F'\t' '$2 == "" { print $1 }' | paste -sd' ')

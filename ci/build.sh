@@ -17,7 +17,6 @@
 # build of another include/linux/printk.h costs minutes).
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-OBJ=$BUILD_DIR/obj
 LOGS=$OUT/build
 CACHE=$IMAGES/by-key
 
@@ -33,7 +32,7 @@ printk_warnings() {
 build_warnings() {
 	local name=$1 log=$2 out=$3
 	printk_warnings "$log" >"$out.tmp"
-	if [[ $name == vanilla || $name == for-next ]]; then
+	if [[ $name == "vanilla$SUFFIX" || $name == "for-next$SUFFIX" ]]; then
 		run_logged "build: $name: W=1 kernel/printk" "$log.w1" kmake -s W=1 kernel/printk/
 		printk_warnings "$log.w1" | sed 's/^/W=1 /' >>"$out.tmp"
 	fi
@@ -56,7 +55,7 @@ build_one() {
 	tree=$(tgit rev-parse "$commit^{tree}")
 	inputs=$(build_inputs)
 	if [ "${BUILD_TARGETS:-}" = changed ]; then
-		read_lines files tgit diff --name-only "$(tgit merge-base "$commit" refs/heads/distro)" "$commit"
+		read_lines files tgit diff --name-only "$(tgit merge-base "$commit" "refs/heads/distro$SUFFIX")" "$commit"
 		read_lines targets sparse_targets "${files[@]}"
 		keyed=("${targets[*]}") made=compiled
 	fi
@@ -90,7 +89,7 @@ build_one() {
 	else
 		how="$how (${targets[*]})"
 	fi
-	new=$(comm -13 "$LOGS/vanilla.warnings" "$LOGS/$name.warnings")
+	new=$(comm -13 "$LOGS/vanilla$SUFFIX.warnings" "$LOGS/$name.warnings")
 	kcidb_build "${key##*/}" "$checkout" "$([ -z "$new" ] && say true || say false)" "$log" \
 		"$(jq -cn --arg k "$name" --arg how "$how" --rawfile w "$LOGS/$name.warnings" \
 			--arg new "$new" '{kernel: $k, result: $how, printk_warnings: $w, new_printk_warnings: $new}')"
@@ -124,6 +123,10 @@ main() {
 	local plan line fields
 	need_tree
 	stage_lock build
+	# A base other than the default (BASE=6.12) has its kernels
+	# (vanilla-6.12...), worktree and O= directory.
+	SUFFIX=$(base_suffix)
+	OBJ=$BUILD_DIR/obj$SUFFIX
 	if [ -n "${PLAN:-}" ]; then
 		read_lines plan say "$PLAN"
 	else
@@ -132,8 +135,8 @@ main() {
 	[ "${#plan[@]}" -gt 0 ] || die "the build plan is empty: nothing to build"
 	mkdir -p "$OBJ" "$LOGS" "$IMAGES" "$CCACHE_DIR"
 	prune_cache "$CACHE"
-	WT=$(stage_worktree build)
-	[ -f "$LOGS/vanilla.warnings" ] || : >"$LOGS/vanilla.warnings"
+	WT=$(stage_worktree "build$SUFFIX")
+	[ -f "$LOGS/vanilla$SUFFIX.warnings" ] || : >"$LOGS/vanilla$SUFFIX.warnings"
 	kcidb_start "$LOGS/kcidb"
 	BUILDING=()
 	# The builds so far are reported when one fails too.

@@ -19,9 +19,14 @@
 APPLY_WHO=lint
 . "$TOP/topics/apply.sh"
 
-LINT_OUT=$OUT/lint
-CACHE=$LINT_OUT/by-key
-OBJ=$BUILD_DIR/sparse
+# Where the findings go, into LINT_OUT, CACHE and OBJ (sparse's build): a
+# base other than the default (BASE=6.12) has its own.
+lint_dirs() {
+	SUFFIX=$(base_suffix)
+	LINT_OUT=$OUT/lint$SUFFIX
+	CACHE=$LINT_OUT/by-key
+	OBJ=$BUILD_DIR/sparse$SUFFIX
+}
 
 # Each tool must be there and run, before any finding is trusted.
 require_tools() {
@@ -88,7 +93,8 @@ checkpatch_cell() {
 # Files touched by the patches of topic directory $1.
 touched_files() {
 	local patch patches
-	read_lines patches topic_patches "$1"
+	load_topic "$1"
+	read_lines patches base_patches "$1"
 	for patch in "${patches[@]}"; do
 		tgit apply --numstat "$patch" | cut -f3
 	done
@@ -196,9 +202,11 @@ render_table() {
 
 main() {
 	local base dir tip parent patch patches files sparse cocci cp n=0 failed=0 row=()
+	local table json
 	local -A tips
-	local table=$LINT_OUT/table.md json=$LINT_OUT/results.json
 	require_tools
+	lint_dirs
+	table=$LINT_OUT/table.md json=$LINT_OUT/results.json
 	need_tree
 	stage_lock lint
 	# What every finding depends on besides the tree.
@@ -212,7 +220,7 @@ main() {
 	BASE_COMMIT=$(tgit rev-parse "$base^{commit}")
 	mkdir -p "$LINT_OUT"
 	prune_cache "$CACHE"
-	WT=$(stage_worktree lint)
+	WT=$(stage_worktree "lint$SUFFIX")
 	require_checkpatch
 
 	files=$(for dir in "${TOPIC_DIRS[@]}"; do touched_files "$dir"; done | sort -u)
@@ -229,12 +237,12 @@ main() {
 		tip=$(build_topic "$dir" "$parent")
 		tips[$topic_name]=$tip
 		lint_state "$tip" "$LINT_OUT/$topic_name" "${files[@]}"
-		state_build "$tip" "topic/$topic_name" "$topic_name"
+		state_build "$tip" "topic/$topic_name$SUFFIX" "$topic_name"
 		sparse=$(added "$topic_name" sparse)
 		cocci=$(added "$topic_name" cocci)
 		[ -z "$sparse" ] || say "$sparse" | sed "s/^/lint: $topic_name: sparse: /"
 		[ -z "$cocci" ] || say "$cocci" | sed "s/^/lint: $topic_name: coccinelle: /"
-		read_lines patches topic_patches "$dir"
+		read_lines patches base_patches "$dir"
 		for patch in "${patches[@]}"; do
 			cp=$(checkpatch_cell "$patch" "$topic_name")
 			row=("$n" "$topic_name/$(basename "$patch")")
