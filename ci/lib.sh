@@ -316,17 +316,18 @@ update_refs() {
 # topic_superseded[SERIES]="FILE: STRING" names code of that base that
 # does what the topic does (regeneration checks the base has it) and
 # topic_superseded_why[SERIES] says how.  Its patches for a base whose
-# code differs are a variant, in the topic's subdirectory SERIES/.
+# code differs are a variant, in the topic's subdirectory SERIES/, and
+# topic_on_base[SERIES] says what that base has and what the topic adds.
 load_topic() {
 	topic_name= topic_subject= topic_seed= topic_depends= topic_fixes= topic_in_base=
-	declare -gA topic_superseded=() topic_superseded_why=()
+	declare -gA topic_superseded=() topic_superseded_why=() topic_on_base=()
 	# shellcheck source=/dev/null
 	. "$1/topic.conf"
 	[ -n "$topic_name" ] || die "$1/topic.conf: topic_name is not set"
 }
 
 # Check the per-base parts of the loaded topic in directory $1: each
-# names a base tree-setup/bases lists.
+# names a base tree-setup/bases lists, and a variant says what it is for.
 check_topic_bases() {
 	local dir=$1 series sub
 	load_bases
@@ -340,8 +341,14 @@ check_topic_bases() {
 	for sub in "$dir"/*/; do
 		[ -d "$sub" ] || continue
 		sub=${sub%/}
-		need_series "$(basename "$sub")" "topic $topic_name: variant $sub"
+		series=$(basename "$sub")
+		need_series "$series" "topic $topic_name: variant $sub"
 		compgen -G "$sub/*.patch" >/dev/null || die "topic $topic_name: variant $sub has no patches"
+		[ -n "${topic_on_base[$series]:-}" ] ||
+			die "$dir/topic.conf: variant $series/ without topic_on_base[$series] (what $series has, what the topic adds there)"
+	done
+	for series in "${!topic_on_base[@]}"; do
+		need_series "$series" "$dir/topic.conf: topic_on_base[$series]"
 	done
 }
 

@@ -83,6 +83,8 @@ load_list_commits() {
 	local base=$1 ref refs line lines
 	read_lines refs tgit for-each-ref --sort=version:refname --format='%(refname)' refs/heads/applied/
 	for ref in "${refs[@]}"; do
+		# A series applied on another base has nothing for this one.
+		tgit merge-base --is-ancestor "$base" "$ref" || continue
 		read_lines lines tgit log --no-merges --format='%H %P %T' "$base..$ref"
 		for line in "${lines[@]}"; do
 			LIST_COMMITS[${line#* }]=${line%% *}

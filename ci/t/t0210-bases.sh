@@ -67,6 +67,9 @@ test_expect_success 'a variant, a topic already in base and a plain topic on 6.1
 	mkdir topics/01-first/6.12 &&
 	make_patch linux topics/01-first/6.12 "s/^line 10 moved;/line 10 first;/" "printk: first" &&
 	git -C linux checkout -q distro &&
+	test_must_fail regen 2>err &&
+	test_grep "01-first/topic.conf: variant 6.12/ without topic_on_base\[6.12\]" err &&
+	echo "topic_on_base[6.12]=\"6.12 moved line 10\"" >>topics/01-first/topic.conf &&
 	cat >>topics/03-other/topic.conf <<-\EOF &&
 	topic_superseded[6.12]="kernel/printk/printk.c: line 55 upstream;"
 	topic_superseded_why[6.12]="6.12 says it itself"
@@ -124,6 +127,7 @@ test_expect_success 'commits on a topic branch of 6.12 are exported as its 6.12 
 	ls topics/02-second/6.12 >variant &&
 	test_grep "^0002-printk-second-fixed-on-6.12.patch$" variant &&
 	ls topics/02-second/*.patch >default && test "$(wc -l <default)" = 1 &&
+	echo "topic_on_base[6.12]=\"6.12 needs a fixup\"" >>topics/02-second/topic.conf &&
 	git -C topics add . && git -C topics commit -q -m "second on 6.12" &&
 	tip=$(git -C linux rev-parse topic/second-6.12) &&
 	git -C linux checkout -q distro &&
