@@ -402,8 +402,8 @@ SELFTEST_TOPIC=selftest
 # and each configuration, $CONFIGS_DIR/NAME.config, kernel config-NAME:
 # for-next with that fragment on top of ci/kernel.config.  On a base other
 # than the default (BASE=6.12) every name has the base's suffix
-# (vanilla-6.12, for-next-6.12), and the mutants and configurations,
-# which are written against the default base, are not built.
+# (vanilla-6.12, for-next-6.12, mutant-NAME-6.12: mutant_patch), and the
+# configurations, written for the default base, are not built.
 full_plan() {
 	local dir base patch conf s
 	base=$(base_ref)
@@ -416,10 +416,10 @@ full_plan() {
 			say "${topic_depends:+1}0 $topic_name$s topic/$topic_name$s topic/$SELFTEST_TOPIC$s"
 	done | sort -s -k1,1 | cut -d' ' -f2-
 	say "for-next$s for-next$s"
-	[ -z "$s" ] || return 0
 	for patch in "$MUTANTS_DIR"/*.patch; do
-		[ ! -e "$patch" ] || say "mutant-$(basename "$patch" .patch) for-next mutant:$(basename "$patch" .patch)"
+		[ ! -e "$patch" ] || say "mutant-$(basename "$patch" .patch)$s for-next$s mutant:$(basename "$patch" .patch)"
 	done
+	[ -z "$s" ] || return 0
 	for conf in "$CONFIGS_DIR"/*.config; do
 		[ ! -e "$conf" ] || say "config-$(basename "$conf" .config) for-next"
 	done
@@ -461,11 +461,24 @@ maintainer_identity() {
 	AS_NAME=$("$@" config user.name) AS_EMAIL=$("$@" config user.email)
 }
 
+# The patch of mutant $1 on the current base: $MUTANTS_DIR/<series>/$1.patch
+# where the code it breaks differs there, else $MUTANTS_DIR/$1.patch.
+mutant_patch() {
+	local variant
+	variant=$MUTANTS_DIR/$(base_series)/$1.patch
+	if [ -f "$variant" ]; then
+		say "$variant"
+	else
+		say "$MUTANTS_DIR/$1.patch"
+	fi
+}
+
 # Commit $1 (named $3) with mutant $2 applied.  A mutant touches only
 # kernel/printk/*.c and the other .c files the series changes (no
 # header): rebuilding it takes seconds.
 mutant_commit() {
-	local patch=$MUTANTS_DIR/$2.patch index tree date files allowed others
+	local patch index tree date files allowed others
+	patch=$(mutant_patch "$2")
 	index=$(tgit rev-parse --absolute-git-dir)/mutant.index
 	files=$(tgit apply --numstat "$patch" | cut -f3) ||
 		die "$patch is not a patch"

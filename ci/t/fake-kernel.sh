@@ -42,7 +42,7 @@ make_patch() {
 	git -C "$tree" checkout -q -
 }
 
-# make_fake_kbuild DIR SUBLEVEL: the fake tarball with valid C in
+# make_fake_kbuild DIR SUBLEVEL [PATCHLEVEL]: the fake tarball with valid C in
 # kernel/printk and just enough of kbuild for the lint and build stages: a
 # Makefile with tinyconfig, olddefconfig, bzImage (a hash of the sources
 # and .config; a source line with FAKE_WARNING gives a compiler warning,
@@ -51,9 +51,9 @@ make_patch() {
 # (C=2 runs $CHECK, sparse, on its .c files), merge_config.sh, and a
 # checkpatch.pl that finds PLANTED_ERROR and crashes on PLANTED_CRASH.
 make_fake_kbuild() {
-	local dir=$1 sublevel=$2 src
-	make_fake_tarball "$dir" "$sublevel" &&
-	src=$dir/src.6.1.$sublevel/linux-source-6.1 &&
+	local dir=$1 sublevel=$2 series=6.${3:-1} src
+	make_fake_tarball "$dir" "$sublevel" "${series#6.}" &&
+	src=$dir/src.$series.$sublevel/linux-source-$series &&
 	seq -f 'static int printk_line_%g;' 1 60 >"$src/kernel/printk/printk.c" &&
 	printf 'static const int sublevel = %s;\n' "$sublevel" >"$src/kernel/printk/version.c" &&
 	printf '%s\n' 'static int printk_context;' \
@@ -62,7 +62,7 @@ make_fake_kbuild() {
 	mkdir -p "$src/scripts/kconfig" &&
 	cat >"$src/Makefile" <<-'MAKEFILE' &&
 	VERSION = 6
-	PATCHLEVEL = 1
+	PATCHLEVEL = @PATCHLEVEL@
 	SUBLEVEL = @SUBLEVEL@
 	EXTRAVERSION =
 	# A stand-in for kbuild (ci/t/fake-kernel.sh).
@@ -88,7 +88,7 @@ make_fake_kbuild() {
 	>	if [ "$(W)" = 1 ]; then grep -Hn FAKE_W1_WARNING $$f | sed 's/^\([^:]*:[0-9]*\):.*/\1:1: warning: planted at W=1/' >&2; fi; \
 	>done
 	MAKEFILE
-	sed -i "s/@SUBLEVEL@/$sublevel/" "$src/Makefile" &&
+	sed -i "s/@SUBLEVEL@/$sublevel/; s/@PATCHLEVEL@/${series#6.}/" "$src/Makefile" &&
 	cat >"$src/scripts/kconfig/merge_config.sh" <<-'SH' &&
 	#!/bin/sh
 	# merge_config.sh -m -O DIR BASE FRAGMENT...: the fragments after BASE.
@@ -113,5 +113,5 @@ make_fake_kbuild() {
 	exit($errors ? 1 : 0);
 	PERL
 	chmod +x "$src/scripts/kconfig/merge_config.sh" &&
-	tar -cJf "$dir/linux-source-6.1.tar.xz" -C "$(dirname "$src")" linux-source-6.1
+	tar -cJf "$dir/linux-source-$series.tar.xz" -C "$(dirname "$src")" "linux-source-$series"
 }

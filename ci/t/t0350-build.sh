@@ -192,4 +192,30 @@ test_expect_success 'a stopped build leaves the lock and nothing running behind'
 		"$PRINTK_CACHE/out/build/results.json")" = true
 '
 
+test_expect_success 'a second base builds its own kernels, and a mutant from its variant' '
+	mkdir -p t612 "$MUTANTS_DIR/6.12" &&
+	test_when_finished "rm -rf \"$MUTANTS_DIR\"" &&
+	make_fake_kbuild "$TRASH/t612" 5 12 &&
+	TARBALL=$TRASH/t612/linux-source-6.12.tar.xz bash "$TOP/tree-setup/setup.sh" >/dev/null &&
+	BASE=6.12 bash "$TOP/topics/regen.sh" >/dev/null &&
+	for n in 40 41; do
+		printf "%s\n" "--- a/kernel/printk/printk.c" "+++ b/kernel/printk/printk.c" \
+			"@@ -$((n - 1)),3 +$((n - 1)),3 @@" " static int printk_line_$((n - 1));" \
+			"-static int printk_line_$n;" "+static long printk_line_$n;" \
+			" static int printk_line_$((n + 1));" >"wide.$n" || return 1
+	done &&
+	mv wide.40 "$MUTANTS_DIR/wide.patch" && mv wide.41 "$MUTANTS_DIR/6.12/wide.patch" &&
+	BASE=6.12 build >out &&
+	for k in vanilla first second for-next mutant-wide; do
+		test_grep "^build: $k-6.12: built" out || return 1
+	done &&
+	git -C "$PRINTK_TREE" show refs/build/mutant-wide-6.12:kernel/printk/printk.c >printk.c &&
+	test_grep "^static long printk_line_41;" printk.c &&
+	test_grep "^static int printk_line_40;" printk.c &&
+	test "$(git -C "$PRINTK_TREE" rev-parse refs/build/mutant-wide-6.12^)" = "$(git -C "$PRINTK_TREE" rev-parse for-next-6.12)" &&
+	test -f "$PRINTK_CACHE/build/obj-6.12/.config" &&
+	BUILDS="vanilla for-next" build >out &&
+	test "$(grep -c ": up to date," out)" = 2
+'
+
 test_done

@@ -245,6 +245,21 @@ test_expect_success 'a failure where a scenario must fail is shown, not counted'
 	test_grep "^| recursion | fail (as it must) | pass |$" "$BOOT_OUT/results.md"
 '
 
+test_expect_success 'on another base: mutants named without its suffix, topics it has must pass' '
+	SUFFIX=-6.12 &&
+	FAILS_ON[owner]=,mutant-x,vanilla-6.12, &&
+	must_fail mutant-x-6.12 owner &&
+	must_fail vanilla-6.12 owner &&
+	test_must_fail must_fail vanilla owner &&
+	PARENT[second]=first && PARENT[first]= &&
+	FIXED_BY[owner]=first &&
+	test_must_fail must_pass vanilla-6.12 owner &&
+	must_pass second-6.12 owner &&
+	IN_BASE[first]=1 &&
+	must_pass vanilla-6.12 owner &&
+	test_must_fail must_pass mutant-x-6.12 owner
+'
+
 test_expect_success 'mutants: each caught or survived, and the score' '
 	fake_report &&
 	FAILS_ON[sem_up]=,mutant-caught, && FAILS_ON[owner]=,mutant-caught, &&
