@@ -3,9 +3,10 @@
 #
 # The default base (the first of tree-setup/bases) goes through every
 # stage.  Each other base whose source is imported (make setup imports the
-# linux-source-<series> installed) then gets its regeneration, lint, and a
+# linux-source-<series> installed) then gets its regeneration, lint, a
 # build and boot of its vanilla and for-next (BASE=6.12 make build boot
-# builds and boots its every topic; README.md).  A base whose stage fails
+# builds and boots its every topic and mutant; README.md), and its own
+# mail series (mail/<series>/).  A base whose stage fails
 # stops there without stopping the other bases, and make ci fails at the
 # end naming it.
 # Stage wall times go to $OUT/pipeline-times.cold or .warm (cold: the
@@ -15,7 +16,7 @@
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 STAGES=(setup topics lint build boot mail review pull)
-OTHER_BASE_STAGES=(topics lint build boot)
+OTHER_BASE_STAGES=(topics lint build boot mail)
 
 # Run stages $2... on base series $1 ("" for the default) until one fails.
 run_stages() {

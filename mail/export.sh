@@ -30,13 +30,41 @@
 #
 # b4/printk-safe is left at the revision after the last one sent.  See
 # mail/README.md for what differs per revision.
+#
+# BASE=6.12 sends the series of that base instead: mail/6.12/ (its own
+# change-id and cover, revisions made on 6.12 from the topics' 6.12
+# variants), as printk-safe-6.12 on branches mail-6.12/vN and
+# b4/printk-safe-6.12 in worktree mail-6.12.
 . "$(dirname "${BASH_SOURCE[0]}")/../ci/lib.sh"
 . "$TOP/topics/apply.sh"
 . "$TOP/mail/common.sh"
 
-MAIL_DIR=$TOP/mail
-MAIL_OUT=$OUT/mail
-REVISIONS=(v1 v2 v3 v4 v5)
+# The series of the base the export works on, into MAIL_DIR (its
+# revisions vN/, change-id and cover), REVISIONS, SERIES, PREP_BRANCH,
+# MAIL_BRANCH (of branches MAIL_BRANCH/vN) and MAIL_OUT: mail/ for the
+# default base, mail/<series>/ for another (BASE=6.12: printk-safe-6.12,
+# its own b4 series).
+mail_base() {
+	SUFFIX=$(base_suffix)
+	MAIL_DIR=$TOP/mail${SUFFIX:+/${SUFFIX#-}}
+	MAIL_NAME=${MAIL_DIR#"$TOP"/}
+	[ -f "$MAIL_DIR/change-id" ] ||
+		die "no mail series for base $(base_series): no $MAIL_DIR/change-id"
+	read_lines REVISIONS revisions
+	[ "${#REVISIONS[@]}" -gt 0 ] || die "$MAIL_DIR has no revision (v1/revision.conf)"
+	SERIES=printk-safe$SUFFIX
+	PREP_BRANCH=b4/$SERIES
+	MAIL_BRANCH=mail$SUFFIX
+	MAIL_OUT=$OUT/mail$SUFFIX
+}
+
+# The revisions of $MAIL_DIR, in order.
+revisions() {
+	local dir
+	for dir in "$MAIL_DIR"/v[0-9]*/; do
+		[ ! -f "$dir/revision.conf" ] || basename "$dir"
+	done | sort -V
+}
 
 # Read mail/$1/revision.conf into rev_date, rev_name, rev_topics, and its
 # base (rev_base) into REV_BASE and BASE_COMMIT.  A revision is pinned to the
@@ -46,23 +74,28 @@ load_revision() {
 	# shellcheck source=/dev/null
 	. "$MAIL_DIR/$1/revision.conf"
 	[ -n "$rev_date" ] && [ -n "$rev_name" ] && [ -n "$rev_base" ] ||
-		die "mail/$1/revision.conf: rev_date, rev_name and rev_base must be set"
+		die "$MAIL_NAME/$1/revision.conf: rev_date, rev_name and rev_base must be set"
 	REV_BASE=$rev_base
 	BASE_COMMIT=$(tgit rev-parse -q --verify "refs/tags/$REV_BASE^{commit}") ||
-		die "mail/$1 is made on $REV_BASE, which $PRINTK_TREE does not have (it has $(tgit tag -l 'distro/*' | paste -sd' ')): make setup imports that linux-source; a revision is never moved to another base, a newer base is a new revision"
+		die "$MAIL_NAME/$1 is made on $REV_BASE, which $PRINTK_TREE does not have (it has $(tgit tag -l 'distro/*' | paste -sd' ')): make setup imports that linux-source; a revision is never moved to another base, a newer base is a new revision"
 }
 
-# The patch files of the loaded revision $1, in order.
+# The patch files of the loaded revision $1, in order: a topic's as they
+# are on the revision's base (its variant there).
 revision_patches() {
-	local topic topics
+	local topic topics patches
 	if [ -z "$rev_topics" ]; then
 		topic_patches "$MAIL_DIR/$1"
 		return
 	fi
 	read -r -a topics <<<"$rev_topics"
 	for topic in "${topics[@]}"; do
-		[ -f "$TOPICS_DIR/$topic/topic.conf" ] || die "mail/$1: no topic $topic in $TOPICS_DIR"
-		topic_patches "$TOPICS_DIR/$topic"
+		[ -f "$TOPICS_DIR/$topic/topic.conf" ] || die "$MAIL_NAME/$1: no topic $topic in $TOPICS_DIR"
+		load_topic "$TOPICS_DIR/$topic"
+		read_lines patches base_patches "$TOPICS_DIR/$topic"
+		[ "${#patches[@]}" -gt 0 ] ||
+			die "$MAIL_NAME/$1: topic $topic has no patches on $APPLY_SERIES (topic_superseded[$APPLY_SERIES]: the base has it)"
+		printf '%s\n' "${patches[@]}"
 	done
 }
 
@@ -94,9 +127,9 @@ write_maintainers() {
 	tree=$(APPLY_WHO=mail build_topic "$dir" "$last_tip")"^{tree}"
 	tgit cat-file blob "$tree:MAINTAINERS" >"$WORK/MAINTAINERS"
 	# The same file as on topic/maintainers, unless the branches are stale.
-	if tgit rev-parse -q --verify refs/heads/topic/maintainers >/dev/null &&
-		[ "$(tgit rev-parse "$tree:MAINTAINERS")" != "$(tgit rev-parse topic/maintainers:MAINTAINERS)" ]; then
-		warn "topic/maintainers has another MAINTAINERS than topics/ (run 'make topics')"
+	if tgit rev-parse -q --verify "refs/heads/topic/maintainers$SUFFIX" >/dev/null &&
+		[ "$(tgit rev-parse "$tree:MAINTAINERS")" != "$(tgit rev-parse "topic/maintainers$SUFFIX:MAINTAINERS")" ]; then
+		warn "topic/maintainers$SUFFIX has another MAINTAINERS than topics/ (run 'make topics')"
 	fi
 }
 
@@ -167,8 +200,8 @@ print(json.dumps(tracking, indent=2))' "$CHANGE_ID" "$n" "${history[@]}"
 # top of it.
 prep_revision() {
 	local v=$1 n=$2 m cover tip c commits
-	m=$(tgit rev-list --count "$BASE_COMMIT..refs/heads/mail/$v")
-	wgit checkout -q -B "$PREP_BRANCH" "refs/heads/mail/$v"
+	m=$(tgit rev-list --count "$BASE_COMMIT..refs/heads/$MAIL_BRANCH/$v")
+	wgit checkout -q -B "$PREP_BRANCH" "refs/heads/$MAIL_BRANCH/$v"
 	b4_run "$WT" prep -e "$BASE_COMMIT"
 	# Each side on its own base: that of the sent tag, and this one's.
 	[ "$n" = 1 ] || B4_STDOUT=$WORK/range-diff b4_run "$WT" prep --compare-to "v$((n - 1))"
@@ -185,7 +218,7 @@ prep_revision() {
 	} >"$WORK/cover"
 	tip=$(GIT_AUTHOR_DATE=$rev_date GIT_COMMITTER_DATE=$COMMIT_DATE \
 		tgit commit-tree "$BASE_COMMIT^{tree}" -p "$BASE_COMMIT" -F "$WORK/cover")
-	read_lines commits tgit rev-list --reverse "$BASE_COMMIT..refs/heads/mail/$v"
+	read_lines commits tgit rev-list --reverse "$BASE_COMMIT..refs/heads/$MAIL_BRANCH/$v"
 	for c in "${commits[@]}"; do
 		tip=$(tgit log -1 --format=%B "$c" |
 			GIT_AUTHOR_NAME=$(tgit log -1 --format=%an "$c") \
@@ -271,8 +304,8 @@ verify_revision() {
 	am_revision "$v" && tree=$(wgit rev-parse "HEAD^{tree}")
 	wgit checkout -q "$PREP_BRANCH"
 	[ -n "$tree" ] || die "$v: git am of $MAIL_OUT/$v.mbox failed"
-	[ "$tree" = "$(tgit rev-parse "refs/heads/mail/$v^{tree}")" ] ||
-		die "$v: git am of the mbox gives tree $tree, not the tree of mail/$v"
+	[ "$tree" = "$(tgit rev-parse "refs/heads/$MAIL_BRANCH/$v^{tree}")" ] ||
+		die "$v: git am of the mbox gives tree $tree, not the tree of $MAIL_BRANCH/$v"
 	# b4 0.12 does not create the -o directory itself.
 	rm -rf "$WORK/am" && mkdir "$WORK/am"
 	b4_run "$WT" am -m "$MAIL_OUT/$v.mbox" -o "$WORK/am"
@@ -290,8 +323,8 @@ frozen_revision() {
 		die "$v: $(sent_record "$v") says it was sent as <$id>, but the list does not hold it"
 	tgit rev-parse -q --verify "$tag" >/dev/null ||
 		die "$v: sent as <$id>, but the tree has no tag sent/$SERIES-$v"
-	tgit rev-parse -q --verify "refs/heads/mail/$v" >/dev/null ||
-		tgit update-ref "refs/heads/mail/$v" "$tag^{commit}"
+	tgit rev-parse -q --verify "refs/heads/$MAIL_BRANCH/$v" >/dev/null ||
+		tgit update-ref "refs/heads/$MAIL_BRANCH/$v" "$tag^{commit}"
 	if [ ! -s "$MAIL_OUT/$v.mbox" ]; then
 		fetch_revision "$v" "$m"
 		verify_revision "$v" "$m"
@@ -306,7 +339,7 @@ export_revision() {
 	local v=$1 n=${1#v} patches tip m inputs key
 	load_revision "$v"
 	read_lines patches revision_patches "$v"
-	[ "${#patches[@]}" -gt 0 ] || die "mail/$v: no patches"
+	[ "${#patches[@]}" -gt 0 ] || die "$MAIL_NAME/$v: no patches"
 	m=${#patches[@]}
 	inputs=$(cat "${patches[@]}" "$MAIL_DIR/$v"/* "$MAIL_DIR/cover" "$WORK/MAINTAINERS")
 	key=$(key_of "$inputs" "$CHANGE_ID $BASE_COMMIT" "$AS_NAME <$AS_EMAIL>")
@@ -321,19 +354,21 @@ export_revision() {
 	fi
 	say "mail: $v: sending (b4 log: $WORK/b4.log, messages: $MAIL_OUT/$v)"
 	tip=$(commit_patches "$BASE_COMMIT" "${patches[@]}")
-	tgit update-ref "refs/heads/mail/$v" "$tip"
+	tgit update-ref "refs/heads/$MAIL_BRANCH/$v" "$tip"
 	get_maintainers "${patches[@]}"
 	prep_revision "$v" "$n"
 	send_revision "$v" "$key" "$m"
 	fetch_revision "$v" "$m"
 	verify_revision "$v" "$m"
-	say "mail: $v: sent as <$(cover_msgid "$v")>, $m patches + cover, To $(wc -l <"$WORK/to") Cc $(wc -l <"$WORK/cc"); as archived: git am = mail/$v, b4 am ok -> $MAIL_OUT/$v.mbox"
+	say "mail: $v: sent as <$(cover_msgid "$v")>, $m patches + cover, To $(wc -l <"$WORK/to") Cc $(wc -l <"$WORK/cc"); as archived: git am = $MAIL_BRANCH/$v, b4 am ok -> $MAIL_OUT/$v.mbox"
 }
 
 main() {
-	local v last=${REVISIONS[-1]} upto=${1:-${REVISIONS[-1]}} last_patches tip plan=()
+	local v last upto last_patches tip plan=()
 	need_tree
 	need_b4
+	mail_base
+	upto=${1:-${REVISIONS[-1]}} last=${REVISIONS[-1]}
 	[[ " ${REVISIONS[*]} " == *" $upto "* ]] || die "no revision $upto: the revisions are ${REVISIONS[*]}"
 	stage_lock mail
 	# Mailed as the maintainer who runs this: From: and the Signed-off-by:
@@ -346,7 +381,7 @@ main() {
 	scratch_dir WORK mail-export
 	CHANGE_ID=$(grep -v '^#' "$MAIL_DIR/change-id")
 	TOOLS=$(tool_versions b4 git perl)
-	WT=$(stage_worktree mail)
+	WT=$(stage_worktree "mail$SUFFIX")
 	# A run that died in git am leaves its session behind.
 	[ ! -d "$(wgit rev-parse --absolute-git-dir)/rebase-apply" ] || wgit am --abort
 	require_clean_worktree "$WT"
@@ -360,7 +395,7 @@ main() {
 	write_maintainers "$tip"
 	for v in "${REVISIONS[@]}"; do
 		export_revision "$v"
-		plan+=("mail-$v refs/heads/mail/$v topic/$SELFTEST_TOPIC")
+		plan+=("mail-$v$SUFFIX refs/heads/$MAIL_BRANCH/$v topic/$SELFTEST_TOPIC$SUFFIX")
 		[ "$v" != "$upto" ] || break
 	done
 	[ -n "${MAIL_NO_BUILD:-}" ] || [ $# -gt 0 ] || PLAN=$(printf '%s\n' "${plan[@]}") BUILD_TARGETS=changed bash "$TOP/ci/build.sh"

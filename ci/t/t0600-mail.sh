@@ -351,7 +351,7 @@ test_expect_success 'a revision whose base the tree lacks is refused, naming the
 	tgit tag -d distro/6.1.192 &&
 	test_when_finished "tgit update-ref refs/tags/distro/6.1.192 $tag && tgit tag -d distro/6.1.999" &&
 	test_must_fail bash "$TOP/mail/export.sh" >log 2>&1 &&
-	test_grep "^error: mail/v5 is made on distro/6.1.192, which .* does not have (it has distro/6.1.999)" log &&
+	test_grep "^error: mail/v5 is made on distro/6.1.192, which .* does not have (it has distro/6.1.999[ )]" log &&
 	tgit for-each-ref refs/tags/sent/ >tags.after &&
 	test_cmp tags.before tags.after
 '
@@ -473,6 +473,25 @@ test_expect_success 'a tag is never moved: a different applied series is refused
 	test_must_fail bash "$TOP/mail/pull.sh" >log 2>&1 &&
 	test_grep "^error: tag $tag is on [0-9a-f]*, for-linus would be [0-9a-f]*: a tag is never moved" log &&
 	test "$(tgit rev-parse "$tag^{commit}")" = "$(tgit rev-parse for-linus)"
+'
+
+test_lazy_prereq BASE_6_12 'tgit rev-parse -q --verify "distro/6.12.118^{commit}"'
+
+test_expect_success BASE_6_12 'the 6.12 series is a b4 series of its own, made of the 6.12 variants' '
+	before=$(list_count) &&
+	tgit for-each-ref refs/tags/sent/ >tags.before &&
+	BASE=6.12 bash "$TOP/mail/export.sh" >log 2>&1 &&
+	test_grep "^mail: v1: sent as <.*>, 6 patches + cover" log &&
+	cover=$OUT/mail-6.12/v1/0000.eml &&
+	test "$(hdr "$cover" Subject)" = "[PATCH RFC 0/6] printk: keep what 6.12'"'"'s ringbuffer drops in printk_safe buffers" &&
+	test_grep "^change-id: $(cat "$TOP/mail/6.12/change-id")\$" "$cover" &&
+	test_grep "^base-commit: $(tgit rev-parse "distro/6.12.118^{commit}")\$" "$cover" &&
+	test_grep "(is_printk_legacy_deferred())" "$cover" &&
+	test "$(tgit rev-parse "mail-6.12/v1^{tree}")" = "$(tgit rev-parse "topic/panic-locks-6.12^{tree}")" &&
+	tgit rev-parse -q --verify refs/tags/sent/printk-safe-6.12-v1 &&
+	test "$(list_count)" = $((before + 7)) &&
+	tgit for-each-ref refs/tags/sent/ | grep -v sent/printk-safe-6.12-v1 >tags.after &&
+	test_cmp tags.before tags.after
 '
 
 test_done
