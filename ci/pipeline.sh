@@ -20,8 +20,9 @@ OTHER_BASE_STAGES=(topics lint build boot mail)
 
 # Run stages $2... on base series $1 ("" for the default) until one fails.
 run_stages() {
-	local series=$1 stage start suffix=${1:+-$1}
+	local series=$1 stage start suffix
 	shift
+	suffix=$(BASE=$series base_suffix)
 	for stage in "$@"; do
 		say "=== make $stage${series:+ BASE=$series}"
 		start=$SECONDS

@@ -46,7 +46,7 @@
 # its own b4 series).
 mail_base() {
 	SUFFIX=$(base_suffix)
-	MAIL_DIR=$TOP/mail${SUFFIX:+/${SUFFIX#-}}
+	MAIL_DIR=$TOP/mail${SUFFIX:+/$(base_series)}
 	MAIL_NAME=${MAIL_DIR#"$TOP"/}
 	[ -f "$MAIL_DIR/change-id" ] ||
 		die "no mail series for base $(base_series): no $MAIL_DIR/change-id"
