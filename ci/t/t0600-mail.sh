@@ -482,15 +482,22 @@ test_expect_success BASE_6_12 'the 6.12 series is a b4 series of its own, made o
 	tgit for-each-ref refs/tags/sent/ >tags.before &&
 	BASE=6.12 bash "$TOP/mail/export.sh" >log 2>&1 &&
 	test_grep "^mail: v1: sent as <.*>, 6 patches + cover" log &&
+	test_grep "^mail: v2: sent as <.*>, 6 patches + cover" log &&
 	cover=$OUT/mail-6.12/v1/0000.eml &&
 	test "$(hdr "$cover" Subject)" = "[PATCH RFC 0/6] printk: keep what 6.12'"'"'s ringbuffer drops in printk_safe buffers" &&
 	test_grep "^change-id: $(cat "$TOP/mail/6.12/change-id")\$" "$cover" &&
 	test_grep "^base-commit: $(tgit rev-parse "distro/6.12.118^{commit}")\$" "$cover" &&
 	test_grep "(is_printk_legacy_deferred())" "$cover" &&
-	test "$(tgit rev-parse "mail-6.12/v1^{tree}")" = "$(tgit rev-parse "topic/panic-locks-6.12^{tree}")" &&
+	cover2=$OUT/mail-6.12/v2/0000.eml &&
+	test_grep "^Subject: \[PATCH RFC v2 0/6\] " "$cover2" &&
+	test_grep "^- Link to v1: .*$(hdr "$cover" Message-Id | tr -d "<>")" "$cover2" &&
+	test_grep "^- the flush lock is an owner word" "$cover2" &&
+	test "$(tgit rev-parse "mail-6.12/v2^{tree}")" = "$(tgit rev-parse "topic/panic-locks-6.12^{tree}")" &&
+	test "$(tgit rev-parse "mail-6.12/v1^{tree}")" != "$(tgit rev-parse "mail-6.12/v2^{tree}")" &&
 	tgit rev-parse -q --verify refs/tags/sent/printk-safe-6.12-v1 &&
-	test "$(list_count)" = $((before + 7)) &&
-	tgit for-each-ref refs/tags/sent/ | grep -v sent/printk-safe-6.12-v1 >tags.after &&
+	tgit rev-parse -q --verify refs/tags/sent/printk-safe-6.12-v2 &&
+	test "$(list_count)" = $((before + 14)) &&
+	tgit for-each-ref refs/tags/sent/ | grep -v "sent/printk-safe-6.12-v[12]\$" >tags.after &&
 	test_cmp tags.before tags.after
 '
 
