@@ -6,7 +6,8 @@
 # linux-source-<series> installed) then gets its regeneration, lint, a
 # build and boot of its vanilla and for-next (BASE=6.12 make build boot
 # builds and boots its every topic and mutant; README.md), and its own
-# mail series (mail/<series>/).  A base whose stage fails
+# mail series (mail/<series>/): sent, reviewed, applied and pulled as
+# for-linus-<series>.  A base whose stage fails
 # stops there without stopping the other bases, and make ci fails at the
 # end naming it.
 # Stage wall times go to $OUT/pipeline-times.cold or .warm (cold: the
@@ -16,7 +17,7 @@
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 STAGES=(setup topics lint build boot mail review pull)
-OTHER_BASE_STAGES=(topics lint build boot mail)
+OTHER_BASE_STAGES=(topics lint build boot mail review pull)
 
 # Run stages $2... on base series $1 ("" for the default) until one fails.
 run_stages() {

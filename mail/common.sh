@@ -1,8 +1,6 @@
 # common.sh - what the mail stages share: the series, its sent record,
 # the list and b4.  Sourced after ci/lib.sh.
 
-SERIES=printk-safe
-PREP_BRANCH=b4/$SERIES
 LIST=$TOP/mail/list.sh
 LIST_ADDR=printk@printk-list.test
 # Which revisions were sent, kept with the list's archive (sent_record).
@@ -32,6 +30,33 @@ cover_msgid() {
 	id=$(head -n 1 "$(sent_record "$1")" 2>/dev/null) || true
 	[ -n "$id" ] || die "$1 has not been sent to the list (no $(sent_record "$1"); make send V=${1#v})"
 	say "$id"
+}
+
+# The series of the base a mail stage works on (BASE), into MAIL_DIR (its
+# revisions vN/, change-id and cover), REVISIONS, SERIES, PREP_BRANCH,
+# MAIL_BRANCH (of branches MAIL_BRANCH/vN) and MAIL_OUT: mail/ for the
+# default base, mail/<series>/ for another (BASE=6.12: printk-safe-6.12,
+# its own b4 series).
+mail_base() {
+	SUFFIX=$(base_suffix)
+	MAIL_DIR=$TOP/mail${SUFFIX:+/$(base_series)}
+	MAIL_NAME=${MAIL_DIR#"$TOP"/}
+	[ -f "$MAIL_DIR/change-id" ] ||
+		die "no mail series for base $(base_series): no $MAIL_DIR/change-id"
+	read_lines REVISIONS revisions
+	[ "${#REVISIONS[@]}" -gt 0 ] || die "$MAIL_DIR has no revision (v1/revision.conf)"
+	SERIES=printk-safe$SUFFIX
+	PREP_BRANCH=b4/$SERIES
+	MAIL_BRANCH=mail$SUFFIX
+	MAIL_OUT=$OUT/mail$SUFFIX
+}
+
+# The revisions of $MAIL_DIR, in order.
+revisions() {
+	local dir
+	for dir in "$MAIL_DIR"/v[0-9]*/; do
+		[ ! -f "$dir/revision.conf" ] || basename "$dir"
+	done | sort -V
 }
 
 wgit() { git -C "$WT" "$@"; }

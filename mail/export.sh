@@ -39,33 +39,6 @@
 . "$TOP/topics/apply.sh"
 . "$TOP/mail/common.sh"
 
-# The series of the base the export works on, into MAIL_DIR (its
-# revisions vN/, change-id and cover), REVISIONS, SERIES, PREP_BRANCH,
-# MAIL_BRANCH (of branches MAIL_BRANCH/vN) and MAIL_OUT: mail/ for the
-# default base, mail/<series>/ for another (BASE=6.12: printk-safe-6.12,
-# its own b4 series).
-mail_base() {
-	SUFFIX=$(base_suffix)
-	MAIL_DIR=$TOP/mail${SUFFIX:+/$(base_series)}
-	MAIL_NAME=${MAIL_DIR#"$TOP"/}
-	[ -f "$MAIL_DIR/change-id" ] ||
-		die "no mail series for base $(base_series): no $MAIL_DIR/change-id"
-	read_lines REVISIONS revisions
-	[ "${#REVISIONS[@]}" -gt 0 ] || die "$MAIL_DIR has no revision (v1/revision.conf)"
-	SERIES=printk-safe$SUFFIX
-	PREP_BRANCH=b4/$SERIES
-	MAIL_BRANCH=mail$SUFFIX
-	MAIL_OUT=$OUT/mail$SUFFIX
-}
-
-# The revisions of $MAIL_DIR, in order.
-revisions() {
-	local dir
-	for dir in "$MAIL_DIR"/v[0-9]*/; do
-		[ ! -f "$dir/revision.conf" ] || basename "$dir"
-	done | sort -V
-}
-
 # Read mail/$1/revision.conf into rev_date, rev_name, rev_topics, and its
 # base (rev_base) into REV_BASE and BASE_COMMIT.  A revision is pinned to the
 # base it was made on: a newer distro base is a new revision.

@@ -6,6 +6,8 @@
 #
 #   1. branch for-linus: the base, then a merge of applied/printk-safe-vN,
 #      which for-next must hold (make review takes it into the topics);
+#      BASE=6.12: for-linus-6.12, applied/printk-safe-6.12-vN and
+#      for-next-6.12;
 #   2. tag printk-for-<base version> on that merge, annotated with the
 #      shortlog (signed with git tag -s when user.signingkey is set);
 #   3. git request-pull of the tag, mailed to the list as [GIT PULL];
@@ -18,8 +20,6 @@
 # series once.
 . "$(dirname "${BASH_SOURCE[0]}")/../ci/lib.sh"
 . "$TOP/mail/common.sh"
-
-BRANCH=for-linus
 
 # The merge of branch $2 into base $1, with the applied tip's dates so
 # that it is the same commit every time.
@@ -80,9 +80,9 @@ write_pull_request() {
 # The distro/* tag of the base commit $1 is on.
 distro_base() {
 	local at base
-	at=$(tgit merge-base "$1" refs/heads/distro) || die "${1#refs/heads/} is not on the distro branch"
+	at=$(tgit merge-base "$1" "refs/heads/$DISTRO") || die "${1#refs/heads/} is not on the $DISTRO branch"
 	base=$(tgit tag --points-at "$at" -l 'distro/*' | head -n 1)
-	[ -n "$base" ] || die "${1#refs/heads/} is on $(tgit rev-parse --short "$at") of the distro branch, which has no distro/* tag"
+	[ -n "$base" ] || die "${1#refs/heads/} is on $(tgit rev-parse --short "$at") of the $DISTRO branch, which has no distro/* tag"
 	say "$base"
 }
 
@@ -90,6 +90,10 @@ main() {
 	local applied base next tag tip id
 	need_tree
 	need_b4
+	mail_base
+	BRANCH=$(base_branch for-linus)
+	DISTRO=$(base_branch distro)
+	NEXT=$(base_branch for-next)
 	V=${1:-$(last_sent)}
 	applied=refs/heads/applied/$SERIES-$V
 	tgit rev-parse -q --verify "$applied" >/dev/null ||
@@ -97,11 +101,11 @@ main() {
 	# The base the series was applied on, whichever base is the newest.
 	base=$(distro_base "$applied")
 	BASE_COMMIT=$(tgit rev-parse "$base^{commit}")
-	if ! tgit merge-base --is-ancestor "$applied" refs/heads/for-next; then
-		next=$(distro_base refs/heads/for-next)
+	if ! tgit merge-base --is-ancestor "$applied" "refs/heads/$NEXT"; then
+		next=$(distro_base "refs/heads/$NEXT")
 		[ "$next" = "$base" ] ||
-			die "for-next is on $next, ${applied#refs/heads/} on $base: a newer base is a new revision of the series, sent, reviewed and applied on it"
-		die "for-next does not hold ${applied#refs/heads/}: a pull request sends what linux-next has tested (make topics takes the applied series into the topic branches)"
+			die "$NEXT is on $next, ${applied#refs/heads/} on $base: a newer base is a new revision of the series, sent, reviewed and applied on it"
+		die "$NEXT does not hold ${applied#refs/heads/}: a pull request sends what linux-next has tested (make topics takes the applied series into the topic branches)"
 	fi
 	stage_lock pull
 	maintainer_identity tgit

@@ -3,15 +3,19 @@
 #
 #   review.sh [vN]     vN: the revision, by default the last one sent
 #
-#   1. reviewers reply on the list (mail/reviews, or REVIEWS=FILE): a
+#   1. reviewers reply on the list (mail/reviews, mail/6.12/reviews for
+#      BASE=6.12's series, or REVIEWS=FILE): a
 #      trailer to a patch, a Tested-by to the cover letter for the whole
 #      series, a question with no trailer;
 #   2. contributor side: b4 trailers -u takes the trailers from the list
-#      onto the prep branch b4/printk-safe (the next revision);
+#      onto the prep branch b4/printk-safe (b4/printk-safe-6.12: the next
+#      revision);
 #   3. maintainer side: b4 shazam applies the revision from the list onto
-#      its base as branch applied/printk-safe-vN, the trailers in place;
-#   4. the topic branches take those commits (topics/regen.sh), so that
-#      for-next merges the series as applied, trailers included.
+#      its base as branch applied/printk-safe-vN (applied/printk-safe-
+#      6.12-vN), the trailers in place;
+#   4. the topic branches of that base take those commits
+#      (topics/regen.sh), so that for-next (for-next-6.12) merges the
+#      series as applied, trailers included.
 #
 # Each step checks its result: every trailer on the commit it names.
 # Replies have fixed Message-Ids, so a reply already on the list is not
@@ -155,8 +159,8 @@ apply_series() {
 	B4_DATA=$B4_THANKS b4_run "$mt" shazam -l -t "$COVER"
 	[ "$(git -C "$mt" rev-list --count "$base..HEAD")" = "$m" ] ||
 		die "$V: b4 shazam applied $(git -C "$mt" rev-list --count "$base..HEAD") patches, not $m"
-	[ "$(git -C "$mt" rev-parse "HEAD^{tree}")" = "$(tgit rev-parse "refs/heads/mail/$V^{tree}")" ] ||
-		die "$V: b4 shazam of the thread gives another tree than mail/$V"
+	[ "$(git -C "$mt" rev-parse "HEAD^{tree}")" = "$(tgit rev-parse "refs/heads/$MAIL_BRANCH/$V^{tree}")" ] ||
+		die "$V: b4 shazam of the thread gives another tree than $MAIL_BRANCH/$V"
 	check_trailers "$(git -C "$mt" rev-parse HEAD)" "$m"
 	tgit branch "$branch" "$(git -C "$mt" rev-parse HEAD)"
 	git -C "$mt" checkout -q --detach "$base"
@@ -165,24 +169,26 @@ apply_series() {
 
 # The topic branches and for-next take the applied series ($1 patches).
 take_into_topics() {
-	local m=$1 applied=refs/heads/applied/$SERIES-$V missing
+	local m=$1 applied=refs/heads/applied/$SERIES-$V next missing
+	next=$(base_branch for-next)
 	bash "$TOP/topics/regen.sh" >"$WORK/regen.log" 2>&1 || { cat "$WORK/regen.log" >&2; die "review: $V: make topics failed"; }
-	missing=$(tgit rev-list --count "refs/heads/for-next..$applied")
-	say "review: $V: for-next holds $((m - missing)) of the $m patches of ${applied#refs/heads/}"
+	missing=$(tgit rev-list --count "refs/heads/$next..$applied")
+	say "review: $V: $next holds $((m - missing)) of the $m patches of ${applied#refs/heads/}"
 	[ "$missing" = 0 ] ||
-		warn "review: $V: topics/ differs from what was sent as $V, or for-next is on another base (see $WORK/regen.log)"
+		warn "review: $V: topics/ differs from what was sent as $V, or $next is on another base (see $WORK/regen.log)"
 }
 
 main() {
 	local m
 	need_tree
 	need_b4
+	mail_base
 	V=${1:-$(last_sent)}
 	COVER=$(cover_msgid "$V")
-	REVIEWS=${REVIEWS:-$TOP/mail/reviews}
+	REVIEWS=${REVIEWS:-$MAIL_DIR/reviews}
 	stage_lock review
 	scratch_dir WORK mail-review
-	WT=$(stage_worktree mail)
+	WT=$(stage_worktree "mail$SUFFIX")
 	use_list
 	b4_run "$WT" mbox -o "$WORK" -n thread.mbox "$COVER"
 	m=$(split_thread "$WORK/thread.mbox" "$WORK/series")

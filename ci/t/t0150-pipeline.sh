@@ -25,12 +25,12 @@ test_expect_success 'with only the default base imported, make ci is the default
 	test_cmp want got
 '
 
-test_expect_success 'an imported second base gets regeneration, lint, build, boot and mail' '
+test_expect_success 'an imported second base gets regeneration, lint, build, boot, mail, review and pull' '
 	git -C "$PRINTK_TREE" tag distro/6.12.7 &&
 	: >stages &&
 	bash top/ci/pipeline.sh >out 2>&1 &&
 	grep "BASE=6.12" stages >got &&
-	printf "%s BASE=6.12 BUILDS=vanilla-6.12 for-next-6.12\n" topics lint build boot mail >want &&
+	printf "%s BASE=6.12 BUILDS=vanilla-6.12 for-next-6.12\n" topics lint build boot mail review pull >want &&
 	test_cmp want got &&
 	test_grep "^  boot-6.12 " out
 '

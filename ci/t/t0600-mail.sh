@@ -483,6 +483,7 @@ test_expect_success BASE_6_12 'the 6.12 series is a b4 series of its own, made o
 	BASE=6.12 bash "$TOP/mail/export.sh" >log 2>&1 &&
 	test_grep "^mail: v1: sent as <.*>, 6 patches + cover" log &&
 	test_grep "^mail: v2: sent as <.*>, 6 patches + cover" log &&
+	test_grep "^mail: v3: sent as <.*>, 6 patches + cover" log &&
 	cover=$OUT/mail-6.12/v1/0000.eml &&
 	test "$(hdr "$cover" Subject)" = "[PATCH RFC 0/6] printk: keep what 6.12'"'"'s ringbuffer drops in printk_safe buffers" &&
 	test_grep "^change-id: $(cat "$TOP/mail/6.12/change-id")\$" "$cover" &&
@@ -492,13 +493,41 @@ test_expect_success BASE_6_12 'the 6.12 series is a b4 series of its own, made o
 	test_grep "^Subject: \[PATCH RFC v2 0/6\] " "$cover2" &&
 	test_grep "^- Link to v1: .*$(hdr "$cover" Message-Id | tr -d "<>")" "$cover2" &&
 	test_grep "^- the flush lock is an owner word" "$cover2" &&
-	test "$(tgit rev-parse "mail-6.12/v2^{tree}")" = "$(tgit rev-parse "topic/panic-locks-6.12^{tree}")" &&
+	test_grep "^Changes in v3:" "$OUT/mail-6.12/v3/0000.eml" &&
+	test "$(tgit rev-parse "mail-6.12/v3^{tree}")" = "$(tgit rev-parse "topic/panic-locks-6.12^{tree}")" &&
 	test "$(tgit rev-parse "mail-6.12/v1^{tree}")" != "$(tgit rev-parse "mail-6.12/v2^{tree}")" &&
-	tgit rev-parse -q --verify refs/tags/sent/printk-safe-6.12-v1 &&
-	tgit rev-parse -q --verify refs/tags/sent/printk-safe-6.12-v2 &&
-	test "$(list_count)" = $((before + 14)) &&
-	tgit for-each-ref refs/tags/sent/ | grep -v "sent/printk-safe-6.12-v[12]\$" >tags.after &&
+	test "$(tgit rev-parse "mail-6.12/v2^{tree}")" != "$(tgit rev-parse "mail-6.12/v3^{tree}")" &&
+	for v in 1 2 3; do
+		tgit rev-parse -q --verify refs/tags/sent/printk-safe-6.12-v$v || return 1
+	done &&
+	test "$(list_count)" = $((before + 21)) &&
+	tgit for-each-ref refs/tags/sent/ | grep -v "sent/printk-safe-6.12-v[123]\$" >tags.after &&
 	test_cmp tags.before tags.after
+'
+
+test_expect_success BASE_6_12 'the 6.12 series: review applies v3 on 6.12 into for-next-6.12, pull sends for-linus-6.12' '
+	tag61=printk-for-$(base_ref | sed "s|^distro/||") &&
+	tgit rev-parse for-linus "refs/tags/$tag61" applied/printk-safe-v5 for-next >default.before &&
+	base612=$(tgit rev-parse "distro/6.12.118^{commit}") &&
+	{ BASE=6.12 bash "$TOP/mail/review.sh" >log 2>&1 || { cat log; return 1; }; } &&
+	test_grep "^review: v3: 4 replies posted to <.*>, 0 already on the list" log &&
+	b=applied/printk-safe-6.12-v3 &&
+	test "$(tgit rev-parse $b^{tree})" = "$(tgit rev-parse mail-6.12/v3^{tree})" &&
+	test "$(tgit rev-parse $b~6)" = "$base612" &&
+	tgit log -1 --format=%B $b~4 | grep -qxF "Reviewed-by: Rita Reviewer <rita.reviewer@printk-list.test>" &&
+	tgit log -1 --format=%B $b | grep -qxF "Acked-by: Andy Acker <andy.acker@printk-list.test>" &&
+	test "$(tgit log --format=%B $b~6..$b | grep -c "^Tested-by: ")" = 6 &&
+	test_grep "^review: v3: for-next-6.12 holds 6 of the 6 patches of $b" log &&
+	tgit merge-base --is-ancestor $b for-next-6.12 &&
+	{ BASE=6.12 bash "$TOP/mail/pull.sh" >log 2>&1 || { cat log; return 1; }; } &&
+	tag=printk-for-6.12.118 &&
+	test "$(tgit rev-parse "for-linus-6.12^2")" = "$(tgit rev-parse $b)" &&
+	test "$(tgit rev-parse "for-linus-6.12^1")" = "$base612" &&
+	test "$(tgit rev-parse "$tag^{commit}")" = "$(tgit rev-parse for-linus-6.12)" &&
+	test_grep "^pull: pull request for $tag sent to the list" log &&
+	test_grep "^pull: b4 ty: 1 thank-you(s) sent" log &&
+	tgit rev-parse for-linus "refs/tags/$tag61" applied/printk-safe-v5 for-next >default.after &&
+	test_cmp default.before default.after
 '
 
 test_done
