@@ -69,7 +69,9 @@ cmd_status() {
 }
 
 # The server runs detached (a double fork), so that it outlives this
-# script; make list-stop, or the stage that started it, stops it.
+# script; make list-stop, or the stage that started it, stops it.  It
+# must not keep the stage's lock (fd 9, ci/lib.sh stage_lock) open: a
+# server a stage restarts outlives that stage.
 cmd_start() {
 	local port=${LIST_PORT:-} pid deadline=$((SECONDS + 30))
 	need_public_inbox
@@ -86,7 +88,7 @@ cmd_start() {
 	rm -f "$LIST_DIR/httpd.pid"
 	say "$port" >"$LIST_DIR/port"
 	(pi setsid public-inbox-httpd -W0 -l "http://127.0.0.1:$port" -P "$LIST_DIR/httpd.pid" \
-		</dev/null >"$LIST_DIR/httpd.log" 2>&1 &)
+		</dev/null >"$LIST_DIR/httpd.log" 2>&1 9>&- &)
 	# Up when it has written its pid and answers (a server of another
 	# cache on the same port answers too); 30 s, for a loaded machine.
 	until pid=$(server_pid) && [ -n "$pid" ] && answers; do

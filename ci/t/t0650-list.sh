@@ -137,6 +137,12 @@ test_expect_success 'a search after a delivery works once the server is restarte
 	zcat after | grep -q "^Message-Id: <found@printk-list.test>"
 '
 
+test_expect_success 'a server a stage restarts does not keep that stage'"'"'s lock' '
+	( exec 9>>"$TRASH/stage.lock" && flock -n 9 && list restart ) &&
+	list status >/dev/null &&
+	flock -n "$TRASH/stage.lock" true
+'
+
 test_expect_success 'a server that does not answer is named: status fails, start refuses' '
 	pid=$(cat "$LIST/httpd.pid") &&
 	kill -STOP "$pid" &&
