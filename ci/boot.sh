@@ -229,7 +229,8 @@ counted_failures() {
 	done
 }
 
-# The results of kernel $1 as KCIDB tests of its build.
+# The results of kernel $1 as KCIDB tests of its build, made by one jq
+# for all its scenarios: two per result were most of a warm boot stage.
 kernel_tests() {
 	local k=$1 s line result detail lost status build
 	build=$(cat "$IMAGES/$k.build-id")
@@ -246,13 +247,19 @@ kernel_tests() {
 		*) status=ERROR ;;
 		esac
 		[[ $detail != "did not start"* && $detail != "boot did not reach"* ]] || status=ERROR
-		kcidb_test "$build" "boot.$s" "$status" "$detail" "$(boot_log "$k" "$s" "$detail")" \
-			"$(jq -cn --arg k "$k" --arg s "$s" --arg r "$result" --arg lost "$lost" \
-				--argjson must "$(must_pass "$k" "$s" && say true || say false)" \
-				--argjson must_fail "$(must_fail "$k" "$s" && say true || say false)" \
-				'{kernel: $k, scenario: $s, result: $r, must_pass: $must, must_fail: $must_fail}
-				 + (if $lost == "" then {} else {lost: ($lost | tonumber)} end)')"
-	done
+		printf '%s\t' "$s" "$status" "$detail" "$(boot_log "$k" "$s" "$detail")" "$result" \
+			"$(must_pass "$k" "$s" && say true || say false)" \
+			"$(must_fail "$k" "$s" && say true || say false)"
+		say "$lost"
+	done | jq -cR --arg origin "$KCIDB_ORIGIN" --arg build "$build" --arg k "$k" '
+		split("\t") as [$s, $status, $detail, $log, $r, $must, $must_fail, $lost]
+		| {id: "\($origin):\($build):boot.\($s)", origin: $origin,
+		   build_id: "\($origin):\($build)", path: "boot.\($s)", status: $status,
+		   comment: $detail,
+		   misc: ({kernel: $k, scenario: $s, result: $r, must_pass: ($must == "true"),
+			   must_fail: ($must_fail == "true")}
+			  + (if $lost == "" then {} else {lost: ($lost | tonumber)} end))}
+		  + (if $log == "" then {} else {log_url: "file://\($log)"} end)' >>"$KCIDB/tests"
 }
 
 # The console log a result came from: named in a hang's detail, else the
