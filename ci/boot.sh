@@ -23,6 +23,10 @@ CACHE=$BOOT_OUT/by-key
 SUFFIX=
 ACCEL=${ACCEL:-tcg}		# ACCEL=kvm where KVM works
 HANG_SECS=${HANG_SECS:-15}	# silence on the console that means a hang
+# Kernels booted at once (a boot keeps about one host CPU busy, less
+# while the scenarios wait for the console); boot_alone has the panics
+# boot alone.
+BOOT_JOBS=${BOOT_JOBS:-$(nproc)}
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-300}
 INITRAMFS=$BOOT_OUT/initramfs.cpio
 
@@ -52,12 +56,13 @@ qemu_start() {
 	local -a cpus=(-smp 4)
 	[ -z "${ICOUNT:-}" ] || cpus=(-smp 1 -icount shift=0,sleep=off)
 	: >"$2"
-	# Without the stage lock (fd 9): a QEMU left behind must not hold it.
+	# Without the stage lock (fd 9) and the boot lock (fd 8, boot_alone):
+	# a QEMU left behind must not hold them.
 	qemu-system-x86_64 -accel "$ACCEL" "${cpus[@]}" -m 256 -display none \
 		-monitor none -no-reboot -serial "file:$2" \
 		-kernel "$1" -initrd "$INITRAMFS" \
 		-append "console=ttyS0 panic=0 log_buf_len=4M printk.devkmsg=on $3" \
-		>"$2.stderr" 2>&1 </dev/null 9>&- &
+		>"$2.stderr" 2>&1 </dev/null 8>&- 9>&- &
 }
 
 # Boot $1 with extra command line $3, console to $2; BOOT_RESULT says
@@ -109,17 +114,59 @@ ktap() {
 		sed "s|^\([a-z_]* hang .*\)|\1 [$1]|"
 }
 
-# Run all scenarios on kernel $1; results in $BOOT_OUT/$1.results.
+# The scenarios kernel $1 boots: all of them, but a mutant need pass
+# nothing, so it boots only those that must fail on it (all again if
+# none must: the table then shows which could).
+boot_scenarios() {
+	local s mine=()
+	if [[ $1 == mutant-* ]]; then
+		for s in "${SCENARIOS[@]}"; do
+			! must_fail "$1" "$s" || mine+=("$s")
+		done
+	fi
+	[ "${#mine[@]}" -gt 0 ] || mine=("${SCENARIOS[@]}")
+	printf '%s\n' "${mine[@]}"
+}
+
+# qemu_boot "$@" with the boot lock taken shared (-s), or alone (-x).  A
+# panic gives the other CPUs 10 ms to stop: with other guests' vCPUs on
+# the host's CPUs, one missed that, and a panic scenario failed.
+boot_alone() {
+	local mode=$1
+	shift
+	exec 8>>"$BOOT_OUT/boot.lock"
+	flock "$mode" 8
+	qemu_boot "$@"
+	exec 8>&-
+}
+
+# Run the scenarios of kernel $1; results in $BOOT_OUT/$1.results.
 run_kernel() {
 	local name=$1 image=$IMAGES/$1.bzImage res=$BOOT_OUT/$1.results
-	local main own from=1 n=0 log last scenario
-	read_lines main scenario_names main
-	read_lines own scenario_names own
+	local all=() main=() own=() from=1 n=0 log last scenario
+	local -A runs=()
+	read_lines all boot_scenarios "$name"
+	for scenario in "${all[@]}"; do
+		runs[$scenario]=1
+	done
+	rm -f "$BOOT_OUT/$name".*.log*
 	: >"$res"
+	for scenario in "${SCENARIOS[@]}"; do
+		[ -n "${runs[$scenario]:-}" ] ||
+			say "$scenario skip a mutant boots only the scenarios that must fail on it" >>"$res"
+	done
+	read_lines all scenario_names main
+	for scenario in "${all[@]}"; do
+		[ -z "${runs[$scenario]:-}" ] || main+=("$scenario")
+	done
+	read_lines all scenario_names own
+	for scenario in "${all[@]}"; do
+		[ -z "${runs[$scenario]:-}" ] || own+=("$scenario")
+	done
 	while [ "$from" -le "${#main[@]}" ]; do
 		n=$((n + 1))
 		log=$BOOT_OUT/$name.main$n.log
-		qemu_boot "$image" "$log" "pstest.from=$from"
+		boot_alone -s "$image" "$log" "pstest.only=$(IFS=, && say "${main[*]}") pstest.from=$from"
 		ktap "$log" >"$log.results"
 		! grep -q '^ktap fail plan' "$log.results" ||
 			die "boot: $log: the KTAP stream is broken: $(grep '^ktap ' "$log.results")"
@@ -137,7 +184,7 @@ run_kernel() {
 	done
 	for scenario in "${own[@]}"; do
 		log=$BOOT_OUT/$name.$scenario.log
-		qemu_boot "$image" "$log" "pstest.only=$scenario"
+		boot_alone -x "$image" "$log" "pstest.only=$scenario"
 		ktap "$log" | grep "^$scenario " >>"$res" ||
 			say "$scenario fail did not start ($log)" >>"$res"
 	done
@@ -229,10 +276,9 @@ counted_failures() {
 	done
 }
 
-# The results of kernel $1 as KCIDB tests of its build, made by one jq
-# for all its scenarios: two per result were most of a warm boot stage.
+# The results of kernel $1 as KCIDB tests of its build.
 kernel_tests() {
-	local k=$1 s line result detail lost status build
+	local k=$1 s line result detail lost status build log
 	build=$(cat "$IMAGES/$k.build-id")
 	kcidb_build "$build" "$(kcidb_checkout "$(cat "$IMAGES/$k.commit")" "$k")" true \
 		"$OUT/build/$k.log" "$(jq -cn --arg k "$k" '{kernel: $k}')"
@@ -244,22 +290,19 @@ kernel_tests() {
 		case $result in
 		pass) status=PASS ;;
 		fail | hang) status=FAIL ;;
+		skip) status=SKIP ;;
 		*) status=ERROR ;;
 		esac
 		[[ $detail != "did not start"* && $detail != "boot did not reach"* ]] || status=ERROR
-		printf '%s\t' "$s" "$status" "$detail" "$(boot_log "$k" "$s" "$detail")" "$result" \
+		log=
+		[ "$status" = SKIP ] || log=$(boot_log "$k" "$s" "$detail")
+		printf '%s\t' "boot.$s" "$status" "$detail" "$log" "$s" "$result" \
 			"$(must_pass "$k" "$s" && say true || say false)" \
 			"$(must_fail "$k" "$s" && say true || say false)"
 		say "$lost"
-	done | jq -cR --arg origin "$KCIDB_ORIGIN" --arg build "$build" --arg k "$k" '
-		split("\t") as [$s, $status, $detail, $log, $r, $must, $must_fail, $lost]
-		| {id: "\($origin):\($build):boot.\($s)", origin: $origin,
-		   build_id: "\($origin):\($build)", path: "boot.\($s)", status: $status,
-		   comment: $detail,
-		   misc: ({kernel: $k, scenario: $s, result: $r, must_pass: ($must == "true"),
-			   must_fail: ($must_fail == "true")}
-			  + (if $lost == "" then {} else {lost: ($lost | tonumber)} end))}
-		  + (if $log == "" then {} else {log_url: "file://\($log)"} end)' >>"$KCIDB/tests"
+	done | kcidb_tests "$build" '{kernel: $k, scenario: $f[4], result: $f[5],
+		must_pass: ($f[6] == "true"), must_fail: ($f[7] == "true")}
+		+ (if $f[8] == "" then {} else {lost: ($f[8] | tonumber)} end)' --arg k "$k"
 }
 
 # The console log a result came from: named in a hang's detail, else the
@@ -360,7 +403,8 @@ mutant_results() {
 	jq -r '[.tests[] | select(.misc.kernel | startswith("mutant-"))]
 		| group_by(.misc.kernel)[]
 		| [.[0].misc.kernel,
-		   ([.[] | select(.misc.must_fail and .status != "PASS") | .misc.scenario] | join(", "))]
+		   ([.[] | select(.misc.must_fail and (.status == "FAIL" or .status == "ERROR")) | .misc.scenario]
+		    | join(", "))]
 		| @tsv' "$1"
 }
 
@@ -401,23 +445,58 @@ harness() {
 	say "$ACCEL $HANG_SECS $BOOT_TIMEOUT"
 }
 
+# The key of kernel $1's results: its image, the harness and the
+# scenarios it boots.
+boot_key() {
+	local image scenarios
+	[ -f "$IMAGES/$1.bzImage" ] || die "no image for $1: run 'make build' first"
+	image=$(sha1sum <"$IMAGES/$1.bzImage")
+	scenarios=$(boot_scenarios "$1")
+	say "$CACHE/$(key_of "$image" "$HARNESS" "$scenarios")"
+}
+
 # Boot kernel $1, unless the same image already passed these scenarios
 # with this harness: then its results come from $CACHE.  Results with a
 # failure that counts are not kept, so that the next run boots again.
 boot_kernel() {
-	local name=$1 start=$SECONDS key image how=booted
-	[ -f "$IMAGES/$name.bzImage" ] || die "no image for $name: run 'make build' first"
-	image=$(sha1sum <"$IMAGES/$name.bzImage")
-	key=$CACHE/$(key_of "$image" "$HARNESS")
+	local name=$1 start=$SECONDS key how=booted
+	key=$(boot_key "$name")
 	if cached "$key.results"; then
 		cp "$key.results" "$BOOT_OUT/$name.results"
 		touch "$key.results"
 		how="up to date"
 	else
 		run_kernel "$name"
-		[ -n "$(counted_failures "$name")" ] || cp "$BOOT_OUT/$name.results" "$key.results"
+		if [ -z "$(counted_failures "$name")" ]; then
+			cp "$BOOT_OUT/$name.results" "$key.results.tmp"
+			mv "$key.results.tmp" "$key.results"
+		fi
 	fi
-	say "boot: $name: $how, $(matching -c ' pass' "$BOOT_OUT/$name.results") passed, $(matching -vc ' pass' "$BOOT_OUT/$name.results") not, $((SECONDS - start))s"
+	say "boot: $name: $how, $(matching -c '^[^ ]* pass' "$BOOT_OUT/$name.results") passed, $(matching -vc '^[^ ]* \(pass\|skip\)' "$BOOT_OUT/$name.results") not, $(matching -c '^[^ ]* skip' "$BOOT_OUT/$name.results") skipped, $((SECONDS - start))s"
+}
+
+# Run "$@" in the background once fewer than $BOOT_JOBS runs are under
+# way; it fails as a run it reaps did (which has said why).
+# A run that fails kills what it started (QEMU): kill_children in the
+# stage's EXIT trap finds only the stage's own children.
+RUNNING=0
+pool_run() {
+	if [ "$RUNNING" -ge "$BOOT_JOBS" ]; then
+		RUNNING=$((RUNNING - 1))
+		wait -n || return
+	fi
+	(
+		trap 'kill_children "$BASHPID"' EXIT
+		"$@"
+	) &
+	RUNNING=$((RUNNING + 1))
+}
+
+pool_wait() {
+	while [ "$RUNNING" -gt 0 ]; do
+		RUNNING=$((RUNNING - 1))
+		wait -n || return
+	done
 }
 
 # Results of base $1's boots (BASE=6.12): $OUT/boot-6.12.
@@ -453,7 +532,8 @@ bases_table() {
 }
 
 main() {
-	local plan line name survivors kernels=()
+	local plan line name key survivors kernels=() later=()
+	local -A keys=()
 	need_tree
 	stage_lock boot
 	boot_dirs
@@ -464,14 +544,27 @@ main() {
 	HARNESS=$(harness "$TOP/ci/scenarios")
 	make_initramfs
 	load_fixes
+	[[ $BOOT_JOBS =~ ^[1-9][0-9]*$ ]] || die "BOOT_JOBS=$BOOT_JOBS: not a number of boots at once"
 	for line in "${plan[@]}"; do
 		name=${line%% *}
 		if compile_only "$name"; then
 			say "boot: $name: compile only ($(config_of "$name"))"
 			continue
 		fi
-		boot_kernel "$name"
 		kernels+=("$name")
+		# An image another kernel has boots once: the other's results
+		# are in the cache when its turn comes, after the others.
+		key=$(boot_key "$name")
+		if [ -n "${keys[$key]:-}" ]; then
+			later+=("$name")
+			continue
+		fi
+		keys[$key]=1
+		pool_run boot_kernel "$name"
+	done
+	pool_wait
+	for name in "${later[@]}"; do
+		boot_kernel "$name"
 	done
 	report "${kernels[@]}"
 	bases_table

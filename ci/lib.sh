@@ -95,9 +95,10 @@ kill_tree() {
 	wait "$1" 2>/dev/null || true
 }
 
+# Kill the children of process $1 (by default the script) and theirs.
 kill_children() {
 	local child children
-	read_lines children pgrep -P "$$" || true
+	read_lines children pgrep -P "${1:-$$}" || true
 	for child in "${children[@]}"; do
 		kill_tree "$child"
 	done
@@ -666,15 +667,34 @@ kcidb_build() {
 		>>"$KCIDB/builds"
 }
 
-# kcidb_test BUILD-ID PATH STATUS COMMENT LOG MISC-JSON; STATUS is one of
-# PASS, FAIL, ERROR (the test did not complete) and SKIP.
+# The KCIDB test object, as a jq function of its build id, path, status
+# (PASS, FAIL, ERROR: the test did not complete, or SKIP), comment, log
+# file ("" for none) and misc object.
+KCIDB_TEST_JQ='def kcidb_test($build; $path; $status; $comment; $log; $misc):
+	if ["PASS", "FAIL", "ERROR", "SKIP"] | index([$status]) then . else
+		error("kcidb_test: bad status \($status | tojson) of \($path)") end
+	| {id: "\($origin):\($build):\($path)", origin: $origin,
+	   build_id: "\($origin):\($build)", path: $path, status: $status,
+	   comment: $comment, misc: $misc}
+	  + (if $log == "" then {} else {log_url: "file://\($log)"} end);'
+
+# kcidb_test BUILD-ID PATH STATUS COMMENT LOG MISC-JSON
 kcidb_test() {
-	case $3 in PASS | FAIL | ERROR | SKIP) ;; *) die "kcidb_test: bad status '$3'" ;; esac
-	jq -cn --arg id "$KCIDB_ORIGIN:$1:$2" --arg origin "$KCIDB_ORIGIN" \
-		--arg build "$KCIDB_ORIGIN:$1" --arg path "$2" --arg status "$3" \
-		--arg comment "$4" --arg log "${5:+file://$5}" --argjson misc "$6" \
-		'{id: $id, origin: $origin, build_id: $build, path: $path, status: $status,
-		  comment: $comment, misc: $misc} + (if $log == "" then {} else {log_url: $log} end)' \
+	jq -cn --arg origin "$KCIDB_ORIGIN" --arg build "$1" --arg path "$2" --arg status "$3" \
+		--arg comment "$4" --arg log "$5" --argjson misc "$6" \
+		"$KCIDB_TEST_JQ"' kcidb_test($build; $path; $status; $comment; $log; $misc)' \
+		>>"$KCIDB/tests"
+}
+
+# kcidb_tests BUILD-ID MISC [JQ-ARG...]: one test per line of standard
+# input, with one jq for them all.  A line is PATH, STATUS, COMMENT, LOG
+# and more fields, tab-separated (none holds a tab or a newline); MISC is
+# the jq expression of its misc object, over $f, the line's fields.
+kcidb_tests() {
+	local build=$1 misc=$2
+	shift 2
+	jq -cR --arg origin "$KCIDB_ORIGIN" --arg build "$build" "$@" \
+		"$KCIDB_TEST_JQ"' split("\t") as $f | kcidb_test($build; $f[0]; $f[1]; $f[2]; $f[3]; '"$misc"')' \
 		>>"$KCIDB/tests"
 }
 

@@ -9,9 +9,10 @@
  * are written to /dev/kmsg, so that each reaches the console as one line.
  *
  * Kernel command line:
- *   pstest.only=NAME  run only scenario NAME (the panic and planted ones
- *                     run only this way)
- *   pstest.from=N     start at scenario N, after a hang in an earlier one
+ *   pstest.only=A,B   run only scenarios A and B, in table order (the panic
+ *                     and planted ones run only this way)
+ *   pstest.from=N     start at the Nth scenario of the run, after a hang in
+ *                     an earlier one
  *   pstest.lines=N    lines per CPU and context for "flood"
  */
 #define _GNU_SOURCE
@@ -593,6 +594,18 @@ static const struct scenario {
 
 #define NR_SCENARIOS	(int)(sizeof(scenarios) / sizeof(scenarios[0]))
 
+/* Is @name one of the comma-separated names of @list? */
+static int named(const char *list, const char *name)
+{
+	size_t len = strlen(name);
+	const char *p;
+
+	for (p = list; (p = strstr(p, name)); p += len)
+		if ((p == list || p[-1] == ',') && (p[len] == ',' || !p[len]))
+			return 1;
+	return 0;
+}
+
 static void cmdline_arg(const char *key, char *val, size_t size)
 {
 	char buf[4096], *p;
@@ -628,7 +641,7 @@ static void setup(void)
 
 int main(void)
 {
-	char only[64], from[16], lines[16];
+	char only[1024], from[16], lines[16];
 	int i, n = 0, first;
 
 	setup();
@@ -641,7 +654,7 @@ int main(void)
 			   lines);
 
 	for (i = 0; i < NR_SCENARIOS; i++)
-		if (only[0] ? !strcmp(only, scenarios[i].name) : !scenarios[i].only)
+		if (only[0] ? named(only, scenarios[i].name) : !scenarios[i].only)
 			n++;
 	out("KTAP version 1\n");
 	out("# pstest: %d CPUs\n", ncpus);
@@ -649,7 +662,7 @@ int main(void)
 	for (i = 0, n = 0; i < NR_SCENARIOS; i++) {
 		const struct scenario *s = &scenarios[i];
 
-		if (only[0] ? strcmp(only, s->name) : s->only)
+		if (only[0] ? !named(only, s->name) : s->only)
 			continue;
 		if (++n < first) {
 			out("ok %d %s # SKIP run in an earlier boot\n", n, s->name);

@@ -277,6 +277,101 @@ test_expect_success 'mutants: each caught or survived, and the score' '
 	test_must_fail grep "unproven.*sem_up" "$BOOT_OUT/results.md"
 '
 
+# qemu_boot as a stand-in that notes each boot's command line in "boots"
+# and passes the scenarios of its pstest.only= list from pstest.from=.
+fake_qemu() {
+	IMAGES=$TRASH/images
+	mkdir -p "$IMAGES" "$BOOT_OUT"
+	load_scenarios
+	: >boots
+	qemu_boot() {
+		local only=() from=1 arg args i n=0
+		say "$3" >>boots
+		read -r -a args <<<"$3"
+		for arg in "${args[@]}"; do
+			case $arg in
+			pstest.only=*) IFS=, read -r -a only <<<"${arg#*=}" ;;
+			pstest.from=*) from=${arg#*=} ;;
+			esac
+		done
+		{
+			printf "%s\n" "[ 1.0][ T1] KTAP version 1" "[ 1.0][ T1] 1..${#only[@]}"
+			for ((i = from; i <= ${#only[@]}; i++)); do
+				printf "%s\n" "[ 1.1][ T1] # pstest: start $i ${only[i - 1]}" "[ 1.2][ T1] ok $i ${only[i - 1]}"
+			done
+			say "[ 1.3][ T1] # pstest: end"
+		} >"$2"
+		BOOT_RESULT=done
+	}
+}
+
+# The KCIDB tests kernel_tests makes of kernel $1's results, in "tests".
+kernel_tests_of() {
+	git init -q "$PRINTK_TREE" && tgit commit -q --allow-empty -m base &&
+	tgit rev-parse HEAD >"$IMAGES/$1.commit" && say "key-$1" >"$IMAGES/$1.build-id" &&
+	kcidb_start kcidb && kernel_tests "$1" && cp kcidb/tests tests
+}
+
+test_expect_success 'a mutant boots only the scenarios that must fail on it' '
+	fake_qemu &&
+	FAILS_ON[sem_up]=,mutant-x, && FAILS_ON[suppress]=,mutant-x, &&
+	FAILS_ON[panic_zap]=,mutant-x, &&
+	run_kernel mutant-x &&
+	printf "%s\n" "pstest.only=sem_up,suppress pstest.from=1" "pstest.only=panic_zap" >expect &&
+	test_cmp expect boots &&
+	test "$(grep -c " pass$" "$BOOT_OUT/mutant-x.results")" = 3 &&
+	test "$(grep -c " skip a mutant boots only" "$BOOT_OUT/mutant-x.results")" = $((${#SCENARIOS[@]} - 3)) &&
+	kernel_tests_of mutant-x &&
+	test "$(jq -r "select(.path == \"boot.owner\") | .status + \" \" + (.log_url // \"none\")" tests)" = "SKIP none" &&
+	test "$(jq -r "select(.path == \"boot.sem_up\") | .status" tests)" = PASS
+'
+
+test_expect_success 'a mutant named in another "fails on" entry boots again; other kernels do not' '
+	fake_qemu && HARNESS=one && FAILS_ON=() &&
+	FAILS_ON[sem_up]=,mutant-x, &&
+	say image >"$IMAGES/mutant-x.bzImage" && say image >"$IMAGES/k.bzImage" &&
+	key=$(boot_key mutant-x) && kkey=$(boot_key k) &&
+	FAILS_ON[owner]=,mutant-x,k, &&
+	test "$(boot_key mutant-x)" != "$key" &&
+	test "$(boot_key k)" = "$kkey"
+'
+
+test_expect_success 'a mutant no scenario names boots them all, as other kernels do' '
+	fake_qemu &&
+	run_kernel mutant-y && run_kernel vanilla &&
+	test "$(grep -c "^pstest.only=recursion,.*,nested_store pstest.from=1$" boots)" = 2 &&
+	test "$(wc -l <boots)" = $((2 * (1 + $(scenario_names own | wc -l)))) &&
+	test_must_fail grep -q " skip" "$BOOT_OUT/mutant-y.results" &&
+	test "$(grep -c " pass$" "$BOOT_OUT/vanilla.results")" = ${#SCENARIOS[@]}
+'
+
+test_expect_success 'kernels boot side by side, BOOT_JOBS at a time; one failing fails the stage' '
+	BOOT_JOBS=2 && RUNNING=0 && mkdir running &&
+	# each run notes how many were running as it ended
+	side_by_side() { touch "running/$BASHPID" && sleep 0.3 && ls running | wc -l >>counts && rm "running/$BASHPID"; } &&
+	for i in 1 2 3 4 5; do pool_run side_by_side || return 1; done &&
+	pool_wait &&
+	test "$RUNNING" = 0 && test "$(wc -l <counts)" = 5 &&
+	test "$(sort -n counts | tail -n 1)" = 2 &&
+	RUNNING=0 &&
+	test_must_fail in_subshell eval "pool_run sleep 0.2 && pool_run false && pool_run sleep 0.2 && pool_wait"
+'
+
+test_expect_success 'a panic boots alone; the other boots side by side' '
+	fake_qemu && BOOT_JOBS=2 && RUNNING=0 && mkdir -p running &&
+	eval "fake_$(declare -f qemu_boot)" &&
+	# each boot notes how many were running as it ended
+	qemu_boot() {
+		touch "running/$BASHPID" && sleep 0.3 &&
+		say "${3%% *} $(ls running | wc -l)" >>overlaps && rm "running/$BASHPID" &&
+		fake_qemu_boot "$@"
+	} &&
+	pool_run run_kernel k1 && pool_run run_kernel k2 && pool_wait &&
+	test "$(grep -c "^pstest.only=panic" overlaps)" = 8 &&
+	test_must_fail grep "^pstest.only=panic.* 2$" overlaps &&
+	grep "^pstest.only=recursion.* 2$" overlaps
+'
+
 # A stand-in QEMU that prints nothing and never ends, noting its pid.
 hanging_qemu() { stand_in qemu-system-x86_64 "echo \$\$ >\"$TRASH/qemu.pid\"; exec sleep 600"; }
 
