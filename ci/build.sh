@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # build.sh - build vanilla 6.1 and every topic, one after the other
 #
-# All builds share one worktree and one O= directory, so each build only
-# recompiles what its topic changed (and ccache catches the rest when the
-# order comes round again).  A tree built before with the same config and
+# All builds share one worktree; each kernel has an O= directory of its
+# own (start_dir), so that building it again recompiles only what changed
+# in it, and a new one starts as a copy of the closest one (ccache
+# catches the rest).  A tree built before with the same config and
 # compiler is not built again: its image comes from $IMAGES/by-key
 # (FORCE=1 rebuilds).  The bzImages go to $IMAGES for the boot stage.
 # A build fails on a compiler error and on a compiler warning in
@@ -40,15 +41,132 @@ build_warnings() {
 	rm "$out.tmp"
 }
 
+# The worktree's files, shared by all O= directories, as make must see
+# them for a build of commit $1 in $OBJ: newer than its objects where they
+# differ from the tree last built there or were compiled by a build there
+# that did not end, older where they do not.  $OBJ/.built has that tree's
+# id ("-" in a new directory) and then the files of a build under way;
+# $NEWER lists the files made newer last time.
+checkout_for() {
+	local commit=$1 built=() changed=() was=() newer=() older=() file
+	local -A differs=() seen=()
+	read_lines built cat "$OBJ/.built"
+	read_lines was git -C "$WT" diff --no-renames --name-only HEAD "$commit"
+	git -C "$WT" checkout -q -f --detach "$commit"
+	[ ! -f "$NEWER" ] || read_lines newer cat "$NEWER"
+	[ "${built[0]}" = - ] ||
+		read_lines changed git -C "$WT" diff --no-renames --name-only "${built[0]}" "$commit"
+	for file in "${changed[@]}" "${built[@]:1}"; do
+		differs[$file]=1
+	done
+	changed=("${!differs[@]}")
+	write_file "$OBJ/.built" "${built[0]}" "${changed[@]}"
+	for file in "${was[@]}" "${newer[@]}"; do
+		[ -n "${differs[$file]:-}${seen[$file]:-}" ] || older+=("$file")
+		seen[$file]=1
+	done
+	touch_existing @946684800 "${older[@]}"
+	touch_existing now "${changed[@]}"
+	# Else the next checkout, seeing new times, writes the files again.
+	git -C "$WT" update-index -q --refresh
+	write_file "$NEWER" "${changed[@]}"
+}
+
+# File $1 with lines $2..., whole or not at all.
+write_file() {
+	local file=$1
+	shift
+	printf '%s\n' "$@" >"$file.tmp"
+	mv "$file.tmp" "$file"
+}
+
+# touch -d $1 the files $2... of the worktree that exist, in batches
+# (a checkout from the other base's tree names most of it).
+touch_existing() {
+	local when=$1 file files=()
+	shift
+	for file in "$@"; do
+		[ ! -e "$WT/$file" ] || files+=("$file")
+	done
+	[ "${#files[@]}" = 0 ] ||
+		printf '%s\0' "${files[@]}" | (cd "$WT" && xargs -0 touch -m -d "$when" --)
+}
+
+# Kernel $1's O= directory for commit $2 and build inputs $3, moved to
+# $OBJ: every kernel is built at that one path, as the objtool build
+# compares command lines that name it.  One whose last build is not known
+# (a new one, one a build from empty did not finish) starts again, as a
+# copy of the directory of the same inputs whose tree is closest to $2,
+# or empty; not of a partial one (BUILD_TARGETS=changed), whose files
+# outside the image are not tracked.
+start_dir() {
+	local dir=$BUILD_DIR/kernels/$1 seed n best="" least=""
+	park_dir
+	if ! known_dir "$dir"; then
+		rm -rf "$dir" "$dir.tmp"
+		for seed in "$BUILD_DIR"/kernels/*; do
+			[[ $seed != *.tmp ]] && [ ! -e "$seed/.partial" ] && known_dir "$seed" &&
+				[ "$(cat "$seed/.inputs")" = "$3" ] || continue
+			n=$(git -C "$WT" diff --no-renames --name-only "$(head -n 1 "$seed/.built")" "$2" | wc -l)
+			[ -n "$least" ] && [ "$n" -ge "$least" ] || best=$seed least=$n
+		done
+		if [ -n "$best" ]; then
+			cp -a "$best" "$dir.tmp"
+		else
+			mkdir "$dir.tmp"
+			say - >"$dir.tmp/.built"
+		fi
+		mv "$dir.tmp" "$dir"
+	fi
+	say "$1" >"$dir/.name"
+	say "$3" >"$dir/.inputs"
+	mv "$dir" "$OBJ"
+}
+
+# The directory at $OBJ back to its kernel's place; one of no kernel (an
+# older layout's) goes.
+park_dir() {
+	local name
+	mkdir -p "$BUILD_DIR/kernels"
+	[ -d "$OBJ" ] || return 0
+	if [ -s "$OBJ/.name" ]; then
+		name=$(cat "$OBJ/.name")
+		rm -rf "$BUILD_DIR/kernels/$name"
+		mv "$OBJ" "$BUILD_DIR/kernels/$name"
+	else
+		rm -rf "$OBJ"
+	fi
+}
+
+# Is directory $1's last build known: a tree this repository still has
+# (the tree of a kernel's last build may be gone after a git gc)?
+known_dir() {
+	local tree
+	[ -f "$1/.inputs" ] && [ -s "$1/.built" ] || return 1
+	tree=$(head -n 1 "$1/.built")
+	[ "$tree" != - ] && git -C "$WT" cat-file -e "$tree^{tree}" 2>/dev/null
+}
+
+# configure, unless $OBJ was configured last for the same build inputs
+# $1 and Kconfig files: it takes seconds.
+configure_once() {
+	local kconfig key
+	kconfig=$(git -C "$WT" ls-tree -r HEAD -- '*Kconfig*' scripts/kconfig kernel/configs arch/x86/configs)
+	key=$(key_of "$1" "$kconfig")
+	[ -f "$OBJ/.config" ] && [ "$(cat "$OBJ/.configured" 2>/dev/null)" = "$key" ] && return
+	rm -f "$OBJ/.configured"
+	configure strict
+	say "$key" >"$OBJ/.configured"
+}
+
 # Build the tree of $2... (merged_commit) as kernel $1 in $OBJ, unless a
 # build of the same tree and inputs is in $CACHE: its bzImage and
 # kernel/printk warnings.
 build_one() {
 	local name=$1 commit tree inputs key start log new how=built checkout files
 	local targets=(bzImage) keyed=() made=bzImage
-	# A configuration is built in a directory of its own (ci/configs).
-	local OBJ=$OBJ KCONFIG_EXTRA=${KCONFIG_EXTRA:-}
-	[[ $name != config-* ]] || OBJ=$BUILD_DIR/obj-${name#config-} KCONFIG_EXTRA=$(config_of "$name")
+	local KCONFIG_EXTRA=${KCONFIG_EXTRA:-}
+	[[ $name != config-* ]] || KCONFIG_EXTRA=$(config_of "$name")
 	shift
 	commit=$(merged_commit "$@")
 	tgit update-ref "refs/build/$name" "$commit"
@@ -67,8 +185,10 @@ build_one() {
 		how="up to date"
 		touch "$key".*
 	else
-		git -C "$WT" checkout -q -f --detach "$commit"
-		configure strict
+		# The seeds of a directory: the same inputs on the same base.
+		start_dir "$name${IMAGE_TAG:-}" "$commit" "$(key_of "$inputs" "$WT")"
+		checkout_for "$commit"
+		configure_once "$inputs"
 		# Reported as a failed build if it fails (build_results).
 		BUILDING=("${key##*/}" "$checkout" "$log" "$name")
 		run_logged "build: $name" "$log" kmake -s "${targets[@]}"
@@ -77,9 +197,13 @@ build_one() {
 		if [ "$made" = bzImage ]; then
 			cp "$OBJ/arch/x86/boot/bzImage" "$key.tmp"
 			mv "$key.tmp" "$key.bzImage"
+			write_file "$OBJ/.built" "$tree"
 		else
+			# What it did not compile stays to do (.built).
 			printf '%s\n' "${targets[@]}" >"$key.compiled"
+			: >"$OBJ/.partial"
 		fi
+		park_dir
 	fi
 	cp "$key.warnings" "$LOGS/$name.warnings"
 	if [ "$made" = bzImage ]; then
@@ -92,7 +216,8 @@ build_one() {
 	new=$(comm -13 "$LOGS/vanilla$SUFFIX.warnings" "$LOGS/$name.warnings")
 	kcidb_build "${key##*/}" "$checkout" "$([ -z "$new" ] && say true || say false)" "$log" \
 		"$(jq -cn --arg k "$name" --arg how "$how" --rawfile w "$LOGS/$name.warnings" \
-			--arg new "$new" '{kernel: $k, result: $how, printk_warnings: $w, new_printk_warnings: $new}')"
+			--arg new "$new" --argjson secs "$((SECONDS - start))" \
+			'{kernel: $k, result: $how, seconds: $secs, printk_warnings: $w, new_printk_warnings: $new}')"
 	say "build: $name: $how, $((SECONDS - start))s, $(wc -l <"$LOGS/$name.warnings") warning(s) in kernel/printk"
 	[ -z "$new" ] || die "$name adds compiler warnings in kernel/printk:
 $new"
@@ -126,16 +251,16 @@ main() {
 	# A base other than the default (BASE=6.12) has its kernels
 	# (vanilla-6.12...), worktree and O= directory.
 	SUFFIX=$(base_suffix)
-	OBJ=$BUILD_DIR/obj$SUFFIX
 	if [ -n "${PLAN:-}" ]; then
 		read_lines plan say "$PLAN"
 	else
 		read_lines plan build_plan
 	fi
 	[ "${#plan[@]}" -gt 0 ] || die "the build plan is empty: nothing to build"
-	mkdir -p "$OBJ" "$LOGS" "$IMAGES" "$CCACHE_DIR"
+	mkdir -p "$LOGS" "$IMAGES" "$CCACHE_DIR"
 	prune_cache "$CACHE"
 	WT=$(stage_worktree "build$SUFFIX")
+	NEWER=$(git -C "$WT" rev-parse --absolute-git-dir)/printk-tree.newer OBJ=$BUILD_DIR/obj$SUFFIX
 	[ -f "$LOGS/vanilla$SUFFIX.warnings" ] || : >"$LOGS/vanilla$SUFFIX.warnings"
 	kcidb_start "$LOGS/kcidb"
 	BUILDING=()

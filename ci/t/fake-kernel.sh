@@ -44,8 +44,10 @@ make_patch() {
 
 # make_fake_kbuild DIR SUBLEVEL [PATCHLEVEL]: the fake tarball with valid C in
 # kernel/printk and just enough of kbuild for the lint and build stages: a
-# Makefile with tinyconfig, olddefconfig, bzImage (a hash of the sources
-# and .config; a source line with FAKE_WARNING gives a compiler warning,
+# Makefile with tinyconfig, olddefconfig, bzImage (a hash of .config and
+# the objects, copies of the sources made when a source is newer, each
+# noted in O/compiled; a source line with FAKE_WARNING gives a compiler
+# warning when compiled,
 # one with FAKE_W1_WARNING one at W=1;
 # FAKE_BUILD_SECS makes it slow) and any object or directory as a goal
 # (C=2 runs $CHECK, sparse, on its .c files), merge_config.sh, and a
@@ -76,11 +78,14 @@ make_fake_kbuild() {
 	tinyconfig:
 	>@mkdir -p $(O) && echo CONFIG_FAKE_TINY=y >$(O)/.config
 	olddefconfig: ;
-	bzImage:
+	objs = $(patsubst %.c,$(O)/%.o,$(srcs))
+	$(O)/%.o: %.c
+	>@mkdir -p $(dir $@) && cp $< $@ && echo $< >>$(O)/compiled
+	>@grep -Hn FAKE_WARNING $< | sed 's/^\([^:]*:[0-9]*\):.*/\1:1: warning: planted/' >&2 || true
+	bzImage: $(objs)
 	>@sleep $${FAKE_BUILD_SECS:-0}
-	>@grep -Hn FAKE_WARNING $(srcs) | sed 's/^\([^:]*:[0-9]*\):.*/\1:1: warning: planted/' >&2 || true
 	>@mkdir -p $(O)/arch/x86/boot
-	>@cat $(O)/.config $(srcs) | sha256sum >$(O)/arch/x86/boot/bzImage
+	>@cat $(O)/.config $(objs) | sha256sum >$(O)/arch/x86/boot/bzImage
 	FORCE: ;
 	$(filter-out tinyconfig olddefconfig bzImage,$(MAKECMDGOALS)): FORCE
 	>@for f in $(if $(filter %/,$@),$(wildcard $@*.c),$(@:.o=.c)); do \

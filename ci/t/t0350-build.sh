@@ -35,6 +35,39 @@ test_expect_success 'every kernel of the plan is built, each once' '
 	test "$(grep -c ": up to date," out)" = 4
 '
 
+# What the stand-in compiled in kernel $1's directory so far, a count.
+compiled() { cat "$PRINTK_CACHE/build/kernels/$1/compiled" 2>/dev/null | wc -l; }
+image() { cat "$PRINTK_CACHE/images/$1.bzImage"; }
+
+test_expect_success 'each kernel has a directory of its own: built again after the others, it compiles nothing' '
+	for k in vanilla first second for-next; do
+		compiled $k >$k.before && image $k >$k.image || return 1
+	done &&
+	FORCE=1 build >out &&
+	test "$(grep -c ": built," out)" = 4 &&
+	for k in vanilla first second for-next; do
+		test "$(compiled $k)" = "$(cat $k.before)" && test "$(image $k)" = "$(cat $k.image)" || return 1
+	done
+'
+
+test_expect_success 'an edit compiles its files again in the kernels it changes, as an empty directory would' '
+	test_when_finished "rm topics/02-second/0002-* topics/02-second/0003-* && bash \"$TOP/topics/regen.sh\" >/dev/null && build >/dev/null" &&
+	# second takes first line 10 too: the worktree keeps printk.c as
+	# for-next, built last, had it, and second was built with another;
+	# for-next is then the tree of second
+	make_patch "$PRINTK_TREE" topics/02-second "s/^static int printk_line_10;/static long printk_line_10;/" "printk: second too" &&
+	make_patch "$PRINTK_TREE" topics/02-second "s/++printk_context;/printk_context++;/" "printk: second in safe" kernel/printk/printk_safe.c &&
+	bash "$TOP/topics/regen.sh" >/dev/null &&
+	compiled second >before &&
+	build >out &&
+	test "$(grep ": built," out | cut -d: -f1-2)" = "build: second" &&
+	test "$(($(compiled second) - $(cat before)))" = 2 &&
+	image second >incremental &&
+	rm -rf "$PRINTK_CACHE/build/kernels/second" &&
+	FORCE=1 BUILDS=second build >/dev/null &&
+	test "$(image second)" = "$(cat incremental)"
+'
+
 test_expect_success 'BUILD_TARGETS=changed compiles what a kernel changes, makes no image' '
 	PLAN="compiled refs/heads/topic/first" BUILD_TARGETS=changed build >out &&
 	test_grep "^build: compiled: built (kernel/printk/), " out &&
@@ -150,8 +183,8 @@ test_expect_success 'a configuration in ci/configs is for-next built in a direct
 	build >out &&
 	test_grep "^build: config-variant: built" out &&
 	test_grep "^build: for-next: up to date" out &&
-	test_grep "^CONFIG_FAKE_VARIANT=y" "$PRINTK_CACHE/build/obj-variant/.config" &&
-	! grep -q FAKE_VARIANT "$PRINTK_CACHE/build/obj/.config" &&
+	test_grep "^CONFIG_FAKE_VARIANT=y" "$PRINTK_CACHE/build/kernels/config-variant/.config" &&
+	! grep -q FAKE_VARIANT "$PRINTK_CACHE/build/kernels/for-next/.config" &&
 	test "$(cat "$PRINTK_CACHE/images/config-variant.commit")" = "$(git -C "$PRINTK_TREE" rev-parse for-next)" &&
 	build >out &&
 	test_grep "^build: config-variant: up to date" out
@@ -213,7 +246,7 @@ test_expect_success 'a second base builds its own kernels, and a mutant from its
 	test_grep "^static long printk_line_41;" printk.c &&
 	test_grep "^static int printk_line_40;" printk.c &&
 	test "$(git -C "$PRINTK_TREE" rev-parse refs/build/mutant-wide-6.12^)" = "$(git -C "$PRINTK_TREE" rev-parse for-next-6.12)" &&
-	test -f "$PRINTK_CACHE/build/obj-6.12/.config" &&
+	test -f "$PRINTK_CACHE/build/kernels/for-next-6.12/.config" &&
 	BUILDS="vanilla for-next" build >out &&
 	test "$(grep -c ": up to date," out)" = 2
 '
