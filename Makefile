@@ -26,7 +26,7 @@ export-topics: ## save commits made on topic branches back into topics/
 lint: ## checkpatch, sparse and coccinelle on every topic patch
 	@ci/lint.sh
 
-build: ## build vanilla and every topic in one incremental O= dir
+build: ## build vanilla, every topic and mutant, each in an incremental O= dir of its own
 	@ci/build.sh
 
 boot: ## boot the builds in QEMU, run the KTAP scenarios, print the table
