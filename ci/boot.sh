@@ -140,29 +140,35 @@ boot_alone() {
 	exec 8>&-
 }
 
+# The scenarios of kind $2 (main, own) that kernel $1 boots.
+kernel_scenarios() {
+	local s all=()
+	local -A runs=()
+	read_lines all boot_scenarios "$1"
+	for s in "${all[@]}"; do
+		runs[$s]=1
+	done
+	read_lines all scenario_names "$2"
+	for s in "${all[@]}"; do
+		[ -z "${runs[$s]:-}" ] || say "$s"
+	done
+}
+
 # Run the scenarios of kernel $1; results in $BOOT_OUT/$1.results.
 run_kernel() {
 	local name=$1 image=$IMAGES/$1.bzImage res=$BOOT_OUT/$1.results
-	local all=() main=() own=() from=1 n=0 log last scenario
+	local main=() own=() from=1 n=0 log last scenario
 	local -A runs=()
-	read_lines all boot_scenarios "$name"
-	for scenario in "${all[@]}"; do
+	rm -f "$BOOT_OUT/$name".*.log*
+	read_lines main kernel_scenarios "$name" main
+	read_lines own kernel_scenarios "$name" own
+	for scenario in "${main[@]}" "${own[@]}"; do
 		runs[$scenario]=1
 	done
-	rm -f "$BOOT_OUT/$name".*.log*
-	: >"$res"
 	for scenario in "${SCENARIOS[@]}"; do
 		[ -n "${runs[$scenario]:-}" ] ||
-			say "$scenario skip a mutant boots only the scenarios that must fail on it" >>"$res"
-	done
-	read_lines all scenario_names main
-	for scenario in "${all[@]}"; do
-		[ -z "${runs[$scenario]:-}" ] || main+=("$scenario")
-	done
-	read_lines all scenario_names own
-	for scenario in "${all[@]}"; do
-		[ -z "${runs[$scenario]:-}" ] || own+=("$scenario")
-	done
+			say "$scenario skip a mutant boots only the scenarios that must fail on it"
+	done >"$res"
 	while [ "$from" -le "${#main[@]}" ]; do
 		n=$((n + 1))
 		log=$BOOT_OUT/$name.main$n.log
@@ -239,6 +245,19 @@ must_fail() {
 	local k=$1
 	[[ $k != mutant-* ]] || k=${k%"$SUFFIX"}
 	[[ ${FAILS_ON[$2]:-} == *",$k,"* ]]
+}
+
+# A mutant's catch proves something only where the kernel it mutates
+# passes: the topic kernel of mutant $1 (mutant_topic) must pass each
+# scenario that must fail on it.
+check_mutant_base() {
+	local m=${1%"$SUFFIX"} base s
+	base=$(mutant_topic "${m#mutant-}")
+	base=${base:-for-next}$SUFFIX
+	for s in "${SCENARIOS[@]}"; do
+		! must_fail "$1" "$s" || must_pass "$base" "$s" ||
+			die "ci/scenarios: $s must fail on $1, but $1 mutates $base, which lacks topic ${FIXED_BY[$s]} that fixes $s: a failure there proves nothing (Mutates: in $MUTANTS_DIR/${m#mutant-}.patch)"
+	done
 }
 
 # Kernels $@ in the order of the table: vanilla, the topics in series
@@ -436,10 +455,14 @@ unproven() {
 }
 
 # Everything a boot's results depend on besides the image, with the
-# scenarios of file $1.  Not their "fails on" column: it changes the
-# verdicts, not the boots.
+# scenarios of file $1: the code a boot runs, not that which judges or
+# reports it (a change there boots nothing again); not the scenarios'
+# "fails on" column either: it changes the verdicts, not the boots.
+BOOT_RUNS=(qemu_start qemu_boot boot_alone kernel_scenarios run_kernel scenario_names ktap)
 harness() {
-	cat "$TOP"/ci/{boot.sh,ktap.awk,guest/init.c}
+	declare -f "${BOOT_RUNS[@]}"
+	say "$PANIC_END"
+	cat "$TOP"/ci/{ktap.awk,guest/init.c}
 	awk '!/^#/ && NF { $3 = ""; print }' "$1"
 	qemu-system-x86_64 --version
 	say "$ACCEL $HANG_SECS $BOOT_TIMEOUT"
@@ -456,11 +479,12 @@ boot_key() {
 }
 
 # Boot kernel $1, unless the same image already passed these scenarios
-# with this harness: then its results come from $CACHE.  Results with a
-# failure that counts are not kept, so that the next run boots again.
+# with this harness (key $2, its boot_key if not given): then its results
+# come from $CACHE.  Results with a failure that counts are not kept, so
+# that the next run boots again.
 boot_kernel() {
-	local name=$1 start=$SECONDS key how=booted
-	key=$(boot_key "$name")
+	local name=$1 start=$SECONDS key=${2:-} how=booted
+	[ -n "$key" ] || key=$(boot_key "$name")
 	if cached "$key.results"; then
 		cp "$key.results" "$BOOT_OUT/$name.results"
 		touch "$key.results"
@@ -533,7 +557,7 @@ bases_table() {
 
 main() {
 	local plan line name key survivors kernels=() later=()
-	local -A keys=()
+	local -A keys=() kernel_key=()
 	need_tree
 	stage_lock boot
 	boot_dirs
@@ -547,6 +571,10 @@ main() {
 	[[ $BOOT_JOBS =~ ^[1-9][0-9]*$ ]] || die "BOOT_JOBS=$BOOT_JOBS: not a number of boots at once"
 	for line in "${plan[@]}"; do
 		name=${line%% *}
+		[[ $name != mutant-* ]] || check_mutant_base "$name"
+	done
+	for line in "${plan[@]}"; do
+		name=${line%% *}
 		if compile_only "$name"; then
 			say "boot: $name: compile only ($(config_of "$name"))"
 			continue
@@ -555,16 +583,17 @@ main() {
 		# An image another kernel has boots once: the other's results
 		# are in the cache when its turn comes, after the others.
 		key=$(boot_key "$name")
+		kernel_key[$name]=$key
 		if [ -n "${keys[$key]:-}" ]; then
 			later+=("$name")
 			continue
 		fi
 		keys[$key]=1
-		pool_run boot_kernel "$name"
+		pool_run boot_kernel "$name" "$key"
 	done
 	pool_wait
 	for name in "${later[@]}"; do
-		boot_kernel "$name"
+		boot_kernel "$name" "${kernel_key[$name]}"
 	done
 	report "${kernels[@]}"
 	bases_table

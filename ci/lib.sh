@@ -399,14 +399,16 @@ SELFTEST_TOPIC=selftest
 # (bisectable); all of them get the selftest topic so they run the same
 # scenarios.  Topics based on the base come first, so that the stacked
 # ones, which change include/linux/printk.h, rebuild the tree only once.
-# Each mutant, $MUTANTS_DIR/NAME.patch on for-next, is kernel mutant-NAME,
-# and each configuration, $CONFIGS_DIR/NAME.config, kernel config-NAME:
+# Each mutant, $MUTANTS_DIR/NAME.patch, is kernel mutant-NAME: on the
+# kernel of the topic it breaks (mutant_topic), so that an edit of
+# another topic neither rebuilds nor boots it again.  Each configuration,
+# $CONFIGS_DIR/NAME.config, is kernel config-NAME:
 # for-next with that fragment on top of ci/kernel.config.  On a base other
 # than the default (BASE=6.12) every name has the base's suffix
 # (vanilla-6.12, for-next-6.12, mutant-NAME-6.12: mutant_patch), and the
 # configurations, written for the default base, are not built.
 full_plan() {
-	local dir base patch conf s
+	local dir base patch conf s name topic
 	base=$(base_ref)
 	s=$(base_suffix)
 	load_topics
@@ -418,7 +420,14 @@ full_plan() {
 	done | sort -s -k1,1 | cut -d' ' -f2-
 	say "for-next$s for-next$s"
 	for patch in "$MUTANTS_DIR"/*.patch; do
-		[ ! -e "$patch" ] || say "mutant-$(basename "$patch" .patch)$s for-next$s mutant:$(basename "$patch" .patch)"
+		[ -e "$patch" ] || continue
+		name=$(basename "$patch" .patch)
+		topic=$(mutant_topic "$name")
+		if [ -n "$topic" ]; then
+			say "mutant-$name$s topic/$topic$s topic/$SELFTEST_TOPIC$s mutant:$name"
+		else
+			say "mutant-$name$s for-next$s mutant:$name"
+		fi
 	done
 	[ -z "$s" ] || return 0
 	for conf in "$CONFIGS_DIR"/*.config; do
@@ -460,6 +469,17 @@ maintainer_identity() {
 			die "git config $key is not set: the commits, From: and Signed-off-by: of the series are the maintainer's (git config --global $key ...)"
 	done
 	AS_NAME=$("$@" config user.name) AS_EMAIL=$("$@" config user.email)
+}
+
+# The topic whose code mutant $1 breaks, from the "Mutates: TOPIC" line
+# of $MUTANTS_DIR/$1.patch (on every base: a variant breaks the same
+# code); none: it breaks for-next.  load_topics first.
+mutant_topic() {
+	local patch=$MUTANTS_DIR/$1.patch topic
+	topic=$(sed -n '/^diff /q; s/^Mutates: *//p' "$patch")
+	[ -z "$topic" ] || [ -n "${TOPIC_DIR[$topic]:-}" ] ||
+		die "$patch: Mutates: '$topic' is not a topic (topics: ${!TOPIC_DIR[*]})"
+	say "$topic"
 }
 
 # The patch of mutant $1 on the current base: $MUTANTS_DIR/<series>/$1.patch

@@ -124,7 +124,7 @@ test_expect_success 'a failure inside the plan stops the stage, naming where' '
 	test_must_fail grep "kernels ready" out
 '
 
-test_expect_success 'a mutant is built on for-next; one that does not apply is named' '
+test_expect_success 'a mutant is built on for-next, or on the topic it mutates; one that does not apply is named' '
 	mkdir -p "$MUTANTS_DIR" &&
 	test_when_finished "rm -rf \"$MUTANTS_DIR\"" &&
 	{
@@ -139,9 +139,15 @@ test_expect_success 'a mutant is built on for-next; one that does not apply is n
 	git -C "$PRINTK_TREE" show refs/build/mutant-wide:kernel/printk/printk.c >printk.c &&
 	test_grep "^static long printk_line_30;" printk.c &&
 	test "$(git -C "$PRINTK_TREE" rev-parse refs/build/mutant-wide^)" = "$(git -C "$PRINTK_TREE" rev-parse for-next)" &&
+	sed -i "1a Mutates: second" "$MUTANTS_DIR/wide.patch" &&
+	BUILDS="second mutant-wide" build >out &&
+	test_grep "^build: mutant-wide: built" out &&
+	test "$(git -C "$PRINTK_TREE" rev-parse refs/build/mutant-wide^)" = "$(git -C "$PRINTK_TREE" rev-parse refs/build/second)" &&
+	git -C "$PRINTK_TREE" show refs/build/mutant-wide:kernel/printk/printk.c >printk.c &&
+	test_grep "^static int printk_line_10;" printk.c && test_grep "^static long printk_line_30;" printk.c &&
 	sed -i "s/printk_line_31;/printk_line_32;/" "$MUTANTS_DIR/wide.patch" &&
 	test_must_fail env BUILDS=mutant-wide bash "$TOP/ci/build.sh" >out 2>&1 &&
-	test_grep "$MUTANTS_DIR/wide.patch does not apply to for-next" out &&
+	test_grep "$MUTANTS_DIR/wide.patch does not apply to topic/second" out &&
 	sed -i "s#kernel/printk/printk.c#kernel/fork.c#" "$MUTANTS_DIR/wide.patch" &&
 	test_must_fail env BUILDS=mutant-wide bash "$TOP/ci/build.sh" >out 2>&1 &&
 	test_grep "$MUTANTS_DIR/wide.patch changes files that are neither kernel/printk/\*.c nor .c files of the series: kernel/fork.c" out

@@ -414,6 +414,29 @@ test_expect_success 'QEMU failing to start fails the boot with its messages' '
 	test_grep "QEMU failed (exit 1) booting /dev/null (messages: kvm.log.stderr)" out
 '
 
+test_expect_success 'a change to the code that judges boots boots nothing again; one to the code a boot runs does' '
+	stand_in qemu-system-x86_64 "echo QEMU emulator version 7.2" &&
+	h=$(harness "$TOP/ci/scenarios") &&
+	eval "$(declare -f report | sed "s/Mutation score/Mutants caught/")" &&
+	test "$(harness "$TOP/ci/scenarios")" = "$h" &&
+	eval "$(declare -f qemu_start | sed "s/-m 256/-m 512/")" &&
+	test "$(harness "$TOP/ci/scenarios")" != "$h"
+'
+
+test_expect_success 'a mutant must fail only where the kernel it mutates must pass' '
+	mkdir -p "$MUTANTS_DIR" && load_scenarios &&
+	declare -gA TOPIC_DIR=([early]=1 [late]=2) && PARENT=([late]=early) &&
+	FIXED_BY=([overflow]=late) && FAILS_ON=([overflow]=,mutant-m,) &&
+	printf "%s\n" "Mutant: m." "" "Mutates: early" "" "diff --git a/x b/x" "Mutates: late" >"$MUTANTS_DIR/m.patch" &&
+	test_must_fail in_subshell check_mutant_base mutant-m 2>err &&
+	test_grep "overflow must fail on mutant-m, but mutant-m mutates early, which lacks topic late that fixes overflow" err &&
+	sed -i "3s/early/late/" "$MUTANTS_DIR/m.patch" && check_mutant_base mutant-m &&
+	sed -i "3d" "$MUTANTS_DIR/m.patch" && check_mutant_base mutant-m &&
+	sed -i "3i Mutates: nowhere" "$MUTANTS_DIR/m.patch" &&
+	test_must_fail in_subshell mutant_topic m 2>err &&
+	test_grep "m.patch: Mutates: .nowhere. is not a topic" err
+'
+
 # Real boots of an image make ci built (read from its cache, not written).
 image=$REAL_CACHE/images/vanilla.bzImage
 test_lazy_prereq VANILLA_IMAGE 'test -f "$image" && is_git_tree "$REAL_TREE"'
