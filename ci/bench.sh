@@ -210,13 +210,14 @@ add_patch_line() {
 
 # Stage times of `make ci` (file of "stage seconds" lines, $OUT/pipeline-
 # times.warm) with a line of code added to the last topic, in a scratch
-# copy of topics/, into $BENCH_OUT/warm-edited, and then with the real
-# topics back, unchanged since the last run, into $BENCH_OUT/warm-unchanged.
+# copy of topics/, into $BENCH_OUT/warm-edited; then with the real topics
+# back (the edit undone) into warm-undone, and once more, nothing changed
+# since, into warm-unchanged.
 # The line puts a string, new in each run, into the image and changes
 # nothing else, so that no stage has a result for it yet and every kernel
 # holding the topic is built and booted.
 warm_runs() {
-	local scratch=$BENCH_OUT/topics patch
+	local scratch=$BENCH_OUT/topics patch run
 	rm -rf "$scratch"
 	cp -r "$TOPICS_DIR" "$scratch"
 	patch=$(ls "$scratch"/*/*.patch | tail -n 1)
@@ -224,16 +225,12 @@ warm_runs() {
 		$'+\tbarrier_data("warm edit '"$(date +%s)"'");' ||
 		die "cannot edit $patch for the warm run: its anchor line is gone"
 	TOPICS_DIR=$scratch make -C "$TOP" --no-print-directory ci >&2 ||
-		{ restore_topics; die "warm run with $patch edited failed"; }
+		{ make -C "$TOP" --no-print-directory ci >&2; die "warm run with $patch edited failed"; }
 	cp "$OUT/pipeline-times.warm" "$BENCH_OUT/warm-edited"
-	# The branches and builds of the real topics/, after the edited copy's.
-	restore_topics
-	make -C "$TOP" --no-print-directory ci >&2
-	cp "$OUT/pipeline-times.warm" "$BENCH_OUT/warm-unchanged"
-}
-
-restore_topics() {
-	make -C "$TOP" --no-print-directory topics build >&2
+	for run in undone unchanged; do
+		make -C "$TOP" --no-print-directory ci >&2
+		cp "$OUT/pipeline-times.warm" "$BENCH_OUT/warm-$run"
+	done
 }
 
 # A cold `make ci` in a scratch cache: nothing of this one (tree, ccache)
@@ -272,7 +269,7 @@ cold_bound() {
 }
 
 bench_pipeline() {
-	local cold=$COLD_CACHE/out/pipeline-times.cold stage c w u stages
+	local cold=$COLD_CACHE/out/pipeline-times.cold stage c w d u stages
 	[ -z "${BENCH_COLD:-}" ] || cold_run
 	[ -f "$cold" ] || cold=$OUT/pipeline-times.cold
 	warm_runs
@@ -284,19 +281,21 @@ bench_pipeline() {
 		say "Cold: not measured yet (\`make bench BENCH_COLD=1\` runs one)."
 		cold=/dev/null
 	fi
-	say "Warm: \`make ci\` after a line of code is added to the last topic, then with nothing changed."
+	say "Warm: \`make ci\` after a line of code is added to the last topic, after the edit is undone, then with nothing changed."
 	say
-	say "| stage | cold | warm, last topic edited | warm, unchanged |"
-	say "|---|---|---|---|"
+	say "| stage | cold | warm, last topic edited | warm, edit undone | warm, unchanged |"
+	say "|---|---|---|---|---|"
 	read_lines stages awk '{ print $1 }' "$BENCH_OUT/warm-edited"
 	for stage in "${stages[@]}"; do
 		c=$(stage_secs "$cold" "$stage")
 		w=$(stage_secs "$BENCH_OUT/warm-edited" "$stage")
+		d=$(stage_secs "$BENCH_OUT/warm-undone" "$stage")
 		u=$(stage_secs "$BENCH_OUT/warm-unchanged" "$stage")
-		say "| $stage | $c | $w | $u |"
+		say "| $stage | $c | $w | $d | $u |"
 	done
-	c=$(total_secs "$cold") w=$(total_secs "$BENCH_OUT/warm-edited") u=$(total_secs "$BENCH_OUT/warm-unchanged")
-	say "| **total** | $c | $w | $u |"
+	c=$(total_secs "$cold") w=$(total_secs "$BENCH_OUT/warm-edited")
+	d=$(total_secs "$BENCH_OUT/warm-undone") u=$(total_secs "$BENCH_OUT/warm-unchanged")
+	say "| **total** | $c | $w | $d | $u |"
 	figure pipeline.warm_edited s "$w" "" for-next
 	figure pipeline.warm_unchanged s "$u" "" for-next
 	[ "$c" = - ] || figure pipeline.cold s "$c" "" for-next
