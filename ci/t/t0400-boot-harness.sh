@@ -320,10 +320,20 @@ test_expect_success 'a mutant boots only the scenarios that must fail on it' '
 	printf "%s\n" "pstest.only=sem_up,suppress pstest.from=1" "pstest.only=panic_zap" >expect &&
 	test_cmp expect boots &&
 	test "$(grep -c " pass$" "$BOOT_OUT/mutant-x.results")" = 3 &&
-	test "$(grep -c " skip a mutant boots only" "$BOOT_OUT/mutant-x.results")" = $((${#SCENARIOS[@]} - 3)) &&
+	test "$(grep -c " skip it need neither pass nor fail on this kernel" "$BOOT_OUT/mutant-x.results")" = $((${#SCENARIOS[@]} - 3)) &&
 	kernel_tests_of mutant-x &&
 	test "$(jq -r "select(.path == \"boot.owner\") | .status + \" \" + (.log_url // \"none\")" tests)" = "SKIP none" &&
 	test "$(jq -r "select(.path == \"boot.sem_up\") | .status" tests)" = PASS
+'
+
+test_expect_success 'a topic kernel does not boot what a topic it lacks fixes; vanilla boots what it must fail' '
+	fake_qemu && FAILS_ON=() && PARENT=([late]=early) &&
+	FIXED_BY=([owner]=late [panic]=late [panic_zap]=other) && FAILS_ON[panic]=,vanilla, &&
+	run_kernel early && run_kernel late && run_kernel vanilla &&
+	test "$(grep -c " skip it need neither" "$BOOT_OUT/early.results")" = 3 &&
+	test "$(grep -c " skip it need neither" "$BOOT_OUT/late.results")" = 1 &&
+	test "$(grep " skip" "$BOOT_OUT/vanilla.results" | cut -d" " -f1 | paste -sd" ")" = "owner panic_zap" &&
+	test "$(grep -c "pstest.only=panic$" boots)" = 2
 '
 
 test_expect_success 'a mutant named in another "fails on" entry boots again; other kernels do not' '
