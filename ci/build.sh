@@ -147,18 +147,6 @@ known_dir() {
 	[ "$tree" != - ] && git -C "$WT" cat-file -e "$tree^{tree}" 2>/dev/null
 }
 
-# configure, unless $OBJ was configured last for the same build inputs
-# $1 and Kconfig files: it takes seconds.
-configure_once() {
-	local kconfig key
-	kconfig=$(git -C "$WT" ls-tree -r HEAD -- '*Kconfig*' scripts/kconfig kernel/configs arch/x86/configs)
-	key=$(key_of "$1" "$kconfig")
-	[ -f "$OBJ/.config" ] && [ "$(cat "$OBJ/.configured" 2>/dev/null)" = "$key" ] && return
-	rm -f "$OBJ/.configured"
-	configure strict
-	say "$key" >"$OBJ/.configured"
-}
-
 # Build the tree of $2... (merged_commit) as kernel $1 in $OBJ, unless a
 # build of the same tree and inputs is in $CACHE: its bzImage and
 # kernel/printk warnings.
@@ -188,7 +176,7 @@ build_one() {
 		# The seeds of a directory: the same inputs on the same base.
 		start_dir "$name${IMAGE_TAG:-}" "$commit" "$(key_of "$inputs" "$WT")"
 		checkout_for "$commit"
-		configure_once "$inputs"
+		configure_once "$inputs" strict
 		# Reported as a failed build if it fails (build_results).
 		BUILDING=("${key##*/}" "$checkout" "$log" "$name")
 		run_logged "build: $name" "$log" kmake -s "${targets[@]}"

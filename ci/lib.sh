@@ -621,6 +621,18 @@ sparse_targets() {
 	done
 }
 
+# configure $2 (strict), unless $OBJ was configured last for the same
+# build inputs $1 and Kconfig files of $WT's checkout: it takes seconds.
+configure_once() {
+	local kconfig key
+	kconfig=$(git -C "$WT" ls-tree -r HEAD -- '*Kconfig*' scripts/kconfig kernel/configs arch/x86/configs)
+	key=$(key_of "$1" "$kconfig")
+	[ -f "$OBJ/.config" ] && [ "$(cat "$OBJ/.configured" 2>/dev/null)" = "$key" ] && return
+	rm -f "$OBJ/.configured"
+	configure "${2:-}"
+	say "$key" >"$OBJ/.configured"
+}
+
 # tinyconfig + config_fragments in $OBJ.  With "strict", every option of
 # the fragments must be in the result.  The old .config (and its mtime) is
 # kept when nothing changed, so that an unchanged config rebuilds nothing.

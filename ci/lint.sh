@@ -125,7 +125,7 @@ lint_state() {
 		return
 	fi
 	git -C "$WT" checkout -q -f --detach "$commit"
-	configure
+	configure_once "$BUILD_INPUTS"
 	read_lines targets sparse_targets "$@"
 	# Compile first, so that C=2 prints sparse's output only.
 	run_logged "lint: compile $(basename "$out")" "$out.compile.log" kmake -s "${targets[@]}"
