@@ -15,9 +15,10 @@
 #           the same verdicts as the first.
 # pipeline  stage times of the last cold `make ci` (BENCH_COLD=1 runs one
 #           in the scratch cache $COLD_CACHE; a CI run with PRINTK_CACHE
-#           there counts too) and the least it could take, of a warm run
-#           with the last topic edited and of one with nothing changed, and
-#           the time from QEMU start to the first KTAP line.
+#           there counts too) and the least it could take, of warm runs
+#           with the last 1, 3 and all topics edited (BENCH_EDITS) and of
+#           one with nothing changed, and the time from QEMU start to the
+#           first KTAP line.
 . "$(dirname "${BASH_SOURCE[0]}")/boot.sh"
 
 BENCH_OUT=$OUT/bench
@@ -28,6 +29,8 @@ read -r -a PARTS <<<"${BENCH_PARTS:-icount cost flood verdicts pipeline}"
 FLOOD_LINES=${FLOOD_LINES:-500}
 read -r -a SHIFTS <<<"${SHIFTS:-12 13 16}"
 VERDICT_RUNS=${VERDICT_RUNS:-3}
+# Warm runs with the last N topics edited: 1 first (the inner loop).
+read -r -a EDITS <<<"${BENCH_EDITS:-1 3 all}"
 
 # A serial console log ends its lines with CR LF.
 console_text() { tr -d '\r' <"$1"; }
@@ -208,29 +211,89 @@ add_patch_line() {
 	mv "$file.new" "$file"
 }
 
-# Stage times of `make ci` (file of "stage seconds" lines, $OUT/pipeline-
-# times.warm) with a line of code added to the last topic, in a scratch
-# copy of topics/, into $BENCH_OUT/warm-edited; then with the real topics
-# back (the edit undone) into warm-undone, and once more, nothing changed
-# since, into warm-unchanged.
-# The line puts a string, new in each run, into the image and changes
-# nothing else, so that no stage has a result for it yet and every kernel
-# holding the topic is built and booted.
-warm_runs() {
-	local scratch=$BENCH_OUT/topics patch run
+# The last line of file $1, a patch, that adds a function call statement
+# to a function of a .c file; none if it adds none.
+call_line() {
+	awk '/^diff --git / { c = ($0 ~ /\.c$/) }
+		c && /^\+\t[a-z_][a-z0-9_]*\(.*\);$/ { line = $0 }
+		END { if (line != "") print line }' "$1"
+}
+
+# The topic directory $1 with a call added after the last call statement
+# of its last patch that adds one: a string new in each run, so that no
+# stage has a result for it yet and every kernel holding the topic is
+# built and booted, and nothing else changes.  Fails for a topic that
+# adds no call (MAINTAINERS only).
+edit_topic() {
+	local patches patch line
+	read_lines patches ls -r "$1"/*.patch
+	for patch in "${patches[@]}"; do
+		line=$(call_line "$patch")
+		[ -n "$line" ] || continue
+		add_patch_line "$patch" "$line" $'+\tbarrier_data("warm edit '"$EDIT_STAMP"'");'
+		return
+	done
+	return 1
+}
+
+# make ci on a scratch copy of topics/ with the last $1 topics of the
+# series ("all": every one) that add code edited (edit_topic); its stage times into
+# $BENCH_OUT/warm-edited-$1, and a line "edited kernels-built
+# kernels-booted seconds" into warm-scale-$1.
+edited_run() {
+	local n=$1 scratch=$BENCH_OUT/topics dirs=() edited=() i log=$BENCH_OUT/warm-edited-$1.log
 	rm -rf "$scratch"
 	cp -r "$TOPICS_DIR" "$scratch"
-	patch=$(ls "$scratch"/*/*.patch | tail -n 1)
-	add_patch_line "$patch" $'+\tseq_buf_do_printk(&line, KERN_INFO);' \
-		$'+\tbarrier_data("warm edit '"$(date +%s)"'");' ||
-		die "cannot edit $patch for the warm run: its anchor line is gone"
-	TOPICS_DIR=$scratch make -C "$TOP" --no-print-directory ci >&2 ||
-		{ make -C "$TOP" --no-print-directory ci >&2; die "warm run with $patch edited failed"; }
-	cp "$OUT/pipeline-times.warm" "$BENCH_OUT/warm-edited"
-	for run in undone unchanged; do
-		make -C "$TOP" --no-print-directory ci >&2
-		cp "$OUT/pipeline-times.warm" "$BENCH_OUT/warm-$run"
+	read_lines dirs ls -d "$scratch"/[0-9]*/
+	EDIT_STAMP=$(date +%s)
+	for ((i = ${#dirs[@]} - 1; i >= 0; i--)); do
+		[ "$n" = all ] || [ "${#edited[@]}" -lt "$n" ] || break
+		# The test topic is in every kernel: not a topic of the series.
+		load_topic "${dirs[i]%/}"
+		[ "$topic_name" != "$SELFTEST_TOPIC" ] && edit_topic "${dirs[i]%/}" &&
+			edited+=("$topic_name") || :
 	done
+	[ "$n" = all ] || [ "${#edited[@]}" = "$n" ] ||
+		die "warm run: only ${#edited[@]} topics add code to edit, not $n"
+	TOPICS_DIR=$scratch make -C "$TOP" --no-print-directory ci 2>&1 | tee "$log" >&2 ||
+		{ make -C "$TOP" --no-print-directory ci >&2; die "warm run with topics ${edited[*]} edited failed"; }
+	cp "$OUT/pipeline-times.warm" "$BENCH_OUT/warm-edited-$n"
+	say "${#edited[@]} $(grep -c '^build: .*: built,' "$log") $(grep -c '^boot: .*: booted,' "$log") $(total_secs "$OUT/pipeline-times.warm")" \
+		>"$BENCH_OUT/warm-scale-$n"
+}
+
+# Stage times of `make ci` (file of "stage seconds" lines, $OUT/pipeline-
+# times.warm) with each count of BENCH_EDITS topics edited (edited_run),
+# each followed by make ci with the edit undone (warm-undone: the last
+# one's); then once more, nothing changed since, into warm-unchanged.
+warm_runs() {
+	local n
+	for n in "${EDITS[@]}"; do
+		edited_run "$n"
+		make -C "$TOP" --no-print-directory ci >&2
+		cp "$OUT/pipeline-times.warm" "$BENCH_OUT/warm-undone"
+	done
+	make -C "$TOP" --no-print-directory ci >&2
+	cp "$OUT/pipeline-times.warm" "$BENCH_OUT/warm-unchanged"
+}
+
+# How the warm loop grows with the topics edited (goal 4), and what each
+# kernel took to build in the cold run of $COLD_CACHE.
+scaling() {
+	local n f
+	say "Warm \`make ci\` with the last N topics that add code edited:"
+	say
+	say "| N | topics edited | kernels built | kernels booted | seconds |"
+	say "|---|---|---|---|---|"
+	for n in "${EDITS[@]}"; do
+		read -r -a f <"$BENCH_OUT/warm-scale-$n"
+		say "| $n | ${f[0]} | ${f[1]} | ${f[2]} | ${f[3]} |"
+		figure "pipeline.warm_edited_$n" s "${f[3]}" "" for-next
+	done
+	say
+	[ -f "$COLD_CACHE/out/build/results.json" ] || return 0
+	say "Cold build per kernel (s): $(jq -r '[.builds[] | select(.misc.result == "built") | "\(.misc.kernel) \(.misc.seconds)"] | join(", ")' "$COLD_CACHE/out/build/results.json")."
+	say
 }
 
 # A cold `make ci` in a scratch cache: nothing of this one (tree, ccache)
@@ -270,6 +333,8 @@ cold_bound() {
 
 bench_pipeline() {
 	local cold=$COLD_CACHE/out/pipeline-times.cold stage c w d u stages
+	[ "${EDITS[0]:-}" = 1 ] && ! grep -qvxE '[1-9][0-9]*|all' < <(printf '%s\n' "${EDITS[@]}") ||
+		die "BENCH_EDITS=${BENCH_EDITS:-}: counts of topics (or all), the first 1"
 	[ -z "${BENCH_COLD:-}" ] || cold_run
 	[ -f "$cold" ] || cold=$OUT/pipeline-times.cold
 	warm_runs
@@ -285,15 +350,15 @@ bench_pipeline() {
 	say
 	say "| stage | cold | warm, last topic edited | warm, edit undone | warm, unchanged |"
 	say "|---|---|---|---|---|"
-	read_lines stages awk '{ print $1 }' "$BENCH_OUT/warm-edited"
+	read_lines stages awk '{ print $1 }' "$BENCH_OUT/warm-edited-1"
 	for stage in "${stages[@]}"; do
 		c=$(stage_secs "$cold" "$stage")
-		w=$(stage_secs "$BENCH_OUT/warm-edited" "$stage")
+		w=$(stage_secs "$BENCH_OUT/warm-edited-1" "$stage")
 		d=$(stage_secs "$BENCH_OUT/warm-undone" "$stage")
 		u=$(stage_secs "$BENCH_OUT/warm-unchanged" "$stage")
 		say "| $stage | $c | $w | $d | $u |"
 	done
-	c=$(total_secs "$cold") w=$(total_secs "$BENCH_OUT/warm-edited")
+	c=$(total_secs "$cold") w=$(total_secs "$BENCH_OUT/warm-edited-1")
 	d=$(total_secs "$BENCH_OUT/warm-undone") u=$(total_secs "$BENCH_OUT/warm-unchanged")
 	say "| **total** | $c | $w | $d | $u |"
 	figure pipeline.warm_edited s "$w" "" for-next
@@ -303,6 +368,8 @@ bench_pipeline() {
 	say "Goals: cold < 1500 s, warm with an edit < 90 s, unchanged < 15 s."
 	# The cache the cold run was made in: $cache/out/pipeline-times.cold.
 	[ "$c" = - ] || cold_bound "$(dirname "$(dirname "$cold")")"
+	say
+	scaling
 	say "Boot to the first KTAP line: $(boot_to_ktap) s (goal < 5 s), best of 3."
 	say
 }
