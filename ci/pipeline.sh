@@ -14,68 +14,68 @@
 # kernel tree did not exist yet), which the benchmark reads; a stage of
 # another base is named stage-<series>.  The stages run under this run's
 # stage lock (they inherit it).
-# A stage that passed in make ci is not run again while nothing it may
-# depend on has changed since (ci_state; FORCE=1 runs it): each stage
-# redoes only what changed anyway, but finding that out costs each of
-# them seconds.
+# A make ci that finds nothing changed since the last one passed
+# (ci_state; FORCE=1 runs it all) runs no stage: each stage redoes only
+# what changed anyway, but finding that out costs each of them seconds.
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 STAGES=(setup topics lint build boot mail review pull)
-STAMPS=$OUT/ci-passed
 OTHER_BASE_STAGES=(topics lint build boot mail review pull)
+PASSED=$OUT/ci-passed
 
-# What a stage's outcome depends on, as a hash: this repository's files
-# and path, the kernel tree's and the list's refs, the packages, git's
-# configuration (the maintainer's identity), the stages' results and the
-# environment, less what changes from one shell to the next.  Empty where this repository
-# is not a git tree: then every stage runs.
+# Files of directory or file $1, each with its mode and content hash.
+files_state() {
+	[ -e "$1" ] || { say "no $1"; return; }
+	find "$1" -type f -print0 | sort -z | xargs -0 -r stat -c '%a %n' -- 2>&1 || :
+	find "$1" -type f -print0 | sort -z | xargs -0 -r sha1sum -- 2>&1 || :
+}
+
+# What the outcome of make ci depends on, as a hash: this repository's
+# files (mode, content) and path, the topics, mutants, configs and bases
+# named from elsewhere, the kernel tree (refs, uncommitted changes), the
+# list's refs, the packages and the tools on PATH, git's configuration
+# (the maintainer's identity), the images and results the stages left,
+# and the environment, less what changes from one shell to the next.
+# Empty where this repository is not a git tree: then every stage runs.
 ci_state() {
-	local inbox
+	local inbox dir tool
 	is_git_tree "$TOP" || return 0
 	{
 		say "$TOP"
 		git -C "$TOP" ls-files -z --cached --others --exclude-standard |
-			(cd "$TOP" && xargs -0 -r sha1sum -- 2>&1) || :
+			(cd "$TOP" && xargs -0 -r sh -c 'stat -c "%a %n" -- "$@" 2>&1; sha1sum -- "$@" 2>&1' -) || :
+		for dir in "$TOPICS_DIR" "$MUTANTS_DIR" "$CONFIGS_DIR" "$BASES_FILE"; do
+			[[ $dir == "$TOP"/* ]] || files_state "$dir"
+		done
 		if is_git_tree "$PRINTK_TREE"; then
 			tgit for-each-ref --format='%(objectname) %(refname)'
+			tgit status --porcelain
 			tgit config -l
 		fi
 		for inbox in "$PRINTK_CACHE"/list/*/git/*.git; do
 			[ ! -d "$inbox" ] || git -C "$inbox" for-each-ref --format="%(objectname) $inbox %(refname)"
 		done
 		dpkg-query -W -f '${Package} ${Version}\n' 2>&1 || :
-		# The stages' results as they left them (make bench, a stage
-		# on its own, a hand rewrite them).
-		stat -c '%n %s %Y' "$OUT"/*/results.json 2>&1 || :
+		for tool in gcc make ccache sparse spatch perl python3 b4 qemu-system-x86_64 public-inbox-mda; do
+			stat -L -c '%n %s %Y' "$(type -P "$tool")" 2>&1 || :
+		done
+		stat -c '%n %s %Y' "$IMAGES"/* "$OUT"/*/results.json 2>&1 || :
 		env | grep -Ev '^(_|SHLVL|PWD|OLDPWD|TERM|COLUMNS|LINES|MAKEFLAGS|MFLAGS|MAKELEVEL|MAKE_TERMOUT|MAKE_TERMERR|SSH_[A-Z_]*|DISPLAY|XDG_[A-Z_]*)=' | sort
 	} | sha1sum | cut -d' ' -f1
 }
 
 # Run stages $2... on base series $1 ("" for the default) until one fails.
-# A stage that passed in make ci with nothing changed since (ci_state) is
-# not run again; a stage run on its own (stage_lock) forgets them all.
 run_stages() {
-	local series=$1 stage start suffix stamp
+	local series=$1 stage start suffix
 	shift
 	suffix=$(BASE=$series base_suffix)
 	for stage in "$@"; do
+		say "=== make $stage${series:+ BASE=$series}"
 		start=$SECONDS
-		stamp=$STAMPS/$stage$suffix
-		# STATE: as the last stage that ran left it.
-		[ -n "${STATE+set}" ] || STATE=$(ci_state)
-		if [ -z "${FORCE:-}" ] && [ -n "$STATE" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$STATE" ]; then
-			say "=== make $stage${series:+ BASE=$series}: up to date (passed with this state, $(date -r "$stamp" '+%F %T'))"
-		else
-			say "=== make $stage${series:+ BASE=$series}"
-			rm -f "$stamp"
-			if ! BASE=$series BUILDS=${series:+"vanilla$suffix for-next$suffix"} \
-				make -C "$TOP" --no-print-directory "$stage"; then
-				warn "stage '$stage'${series:+ of base $series} failed (see above); its later stages were not run"
-				unset STATE
-				return 1
-			fi
-			STATE=$(ci_state)
-			[ -z "$STATE" ] || say "$STATE" >"$stamp"
+		if ! BASE=$series BUILDS=${series:+"vanilla$suffix for-next$suffix"} \
+			make -C "$TOP" --no-print-directory "$stage"; then
+			warn "stage '$stage'${series:+ of base $series} failed (see above); its later stages were not run"
+			return 1
 		fi
 		say "$stage$suffix $((SECONDS - start))" >>"$TIMES.new"
 	done
@@ -91,12 +91,20 @@ imported_other_bases() {
 }
 
 main() {
-	local series others failed=()
+	local series others state failed=()
 	stage_lock ci
 	TIMES=$OUT/pipeline-times.warm
 	is_git_tree "$PRINTK_TREE" || TIMES=$OUT/pipeline-times.cold
-	mkdir -p "$STAMPS"
+	mkdir -p "$OUT"
 	: >"$TIMES.new"
+	state=$(ci_state)
+	if [ -z "${FORCE:-}" ] && [ -n "$state" ] && [ "$(cat "$PASSED" 2>/dev/null)" = "$state" ]; then
+		say "up-to-date $SECONDS" >"$TIMES.new"
+		mv "$TIMES.new" "$TIMES"
+		say "=== ci: up to date: nothing changed since make ci passed ($(date -r "$PASSED" '+%F %T'))"
+		return
+	fi
+	rm -f "$PASSED"
 	load_bases
 	# Every base needs the tree setup makes.
 	run_stages "" setup || die "stage 'setup' failed (see above); no later stage was run"
@@ -107,6 +115,9 @@ main() {
 	done
 	mv "$TIMES.new" "$TIMES"
 	[ "${#failed[@]}" = 0 ] || die "ci: the stages of base(s) ${failed[*]} failed (see above)"
+	# As the stages left it: a run from there would do the same again.
+	state=$(ci_state)
+	[ -z "$state" ] || say "$state" >"$PASSED"
 	say "=== ci: all stages passed"
 	column -t "$TIMES" | sed 's/^/  /'
 }
