@@ -194,12 +194,10 @@ boot_to_ktap() {
 	say "$best"
 }
 
-# Patch file $1 with line $3 added after its first line $2, and the hunk
+# Patch file $1 with line $3 added after its line $2, and the hunk
 # holding it one line longer.
 add_patch_line() {
-	local file=$1 n h
-	n=$(grep -n -m 1 -x -F -e "$2" "$file" | cut -d: -f1)
-	[ -n "$n" ] || return 1
+	local file=$1 n=$2 h
 	h=$(head -n "$n" "$file" | grep -n '^@@ ' | tail -n 1 | cut -d: -f1)
 	awk -v n="$n" -v h="$h" -v line="$3" '
 		NR == h && match($0, /\+[0-9]+,[0-9]+/) {
@@ -211,29 +209,29 @@ add_patch_line() {
 	mv "$file.new" "$file"
 }
 
-# The last line of file $1, a patch, that adds a function call statement
-# to a function of a .c file; none if it adds none.
+# The number of the last line of file $1, a patch, that adds a function
+# call statement to a function of a .c file; none if it adds none.
 call_line() {
 	awk '/^diff --git / { c = ($0 ~ /\.c$/) }
-		c && /^\+\t[a-z_][a-z0-9_]*\(.*\);$/ { line = $0 }
-		END { if (line != "") print line }' "$1"
+		c && /^\+\t[a-z_][a-z0-9_]*\(.*\);$/ { n = NR }
+		END { if (n) print n }' "$1"
 }
 
-# The topic directory $1 with a call added after the last call statement
-# of its last patch that adds one: a string new in each run, so that no
+# Topic directory $1 with a call added after the last call statement of
+# its last patch that adds one: a string new in each run, so that no
 # stage has a result for it yet and every kernel holding the topic is
-# built and booted, and nothing else changes.  Fails for a topic that
-# adds no call (MAINTAINERS only).
+# built and booted, and nothing else changes.  Says the directory if it
+# did, nothing for a topic that adds no call (MAINTAINERS only).
 edit_topic() {
-	local patches patch line
+	local patches patch n
 	read_lines patches ls -r "$1"/*.patch
 	for patch in "${patches[@]}"; do
-		line=$(call_line "$patch")
-		[ -n "$line" ] || continue
-		add_patch_line "$patch" "$line" $'+\tbarrier_data("warm edit '"$EDIT_STAMP"'");'
+		n=$(call_line "$patch")
+		[ -n "$n" ] || continue
+		add_patch_line "$patch" "$n" $'+\tbarrier_data("warm edit '"$EDIT_STAMP"'");'
+		say "$1"
 		return
 	done
-	return 1
 }
 
 # make ci on a scratch copy of topics/ with the last $1 topics of the
@@ -241,7 +239,7 @@ edit_topic() {
 # $BENCH_OUT/warm-edited-$1, and a line "edited kernels-built
 # kernels-booted seconds" into warm-scale-$1.
 edited_run() {
-	local n=$1 scratch=$BENCH_OUT/topics dirs=() edited=() i log=$BENCH_OUT/warm-edited-$1.log
+	local n=$1 scratch=$BENCH_OUT/topics dirs=() edited=() i dir log=$BENCH_OUT/warm-edited-$1.log
 	rm -rf "$scratch"
 	cp -r "$TOPICS_DIR" "$scratch"
 	read_lines dirs ls -d "$scratch"/[0-9]*/
@@ -250,8 +248,9 @@ edited_run() {
 		[ "$n" = all ] || [ "${#edited[@]}" -lt "$n" ] || break
 		# The test topic is in every kernel: not a topic of the series.
 		load_topic "${dirs[i]%/}"
-		[ "$topic_name" != "$SELFTEST_TOPIC" ] && edit_topic "${dirs[i]%/}" &&
-			edited+=("$topic_name") || :
+		[ "$topic_name" != "$SELFTEST_TOPIC" ] || continue
+		dir=$(edit_topic "${dirs[i]%/}")
+		[ -z "$dir" ] || edited+=("$topic_name")
 	done
 	[ "$n" = all ] || [ "${#edited[@]}" = "$n" ] ||
 		die "warm run: only ${#edited[@]} topics add code to edit, not $n"

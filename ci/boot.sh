@@ -457,14 +457,16 @@ unproven() {
 # scenarios of file $1: the code a boot runs, not that which judges or
 # reports it (a change there boots nothing again); not the scenarios'
 # "fails on" column either: it changes the verdicts, not the boots.
-BOOT_RUNS=(qemu_start qemu_boot boot_alone kernel_scenarios run_kernel scenario_names ktap)
+BOOT_RUNS=(make_initramfs qemu_start qemu_boot kill_tree process_tree boot_alone
+	kernel_scenarios run_kernel scenario_names ktap)
 harness() {
 	declare -f "${BOOT_RUNS[@]}"
 	say "$PANIC_END"
 	cat "$TOP"/ci/{ktap.awk,guest/init.c}
 	awk '!/^#/ && NF { $3 = ""; print }' "$1"
 	qemu-system-x86_64 --version
-	say "$ACCEL $HANG_SECS $BOOT_TIMEOUT"
+	gcc --version
+	say "$ACCEL $HANG_SECS $BOOT_TIMEOUT ${ICOUNT:-}"
 }
 
 # The key of kernel $1's results: its image, the harness and the

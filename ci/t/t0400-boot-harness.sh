@@ -427,9 +427,13 @@ test_expect_success 'QEMU failing to start fails the boot with its messages' '
 test_expect_success 'a change to the code that judges boots boots nothing again; one to the code a boot runs does' '
 	stand_in qemu-system-x86_64 "echo QEMU emulator version 7.2" &&
 	h=$(harness "$TOP/ci/scenarios") &&
-	eval "$(declare -f report | sed "s/Mutation score/Mutants caught/")" &&
+	before=$(declare -f mutation_score) &&
+	eval "$(sed "s/Mutation score/Mutants caught/" <<<"$before")" &&
+	test "$(declare -f mutation_score)" != "$before" &&
 	test "$(harness "$TOP/ci/scenarios")" = "$h" &&
-	eval "$(declare -f qemu_start | sed "s/-m 256/-m 512/")" &&
+	before=$(declare -f qemu_start) &&
+	eval "$(sed "s/-m 256/-m 512/" <<<"$before")" &&
+	test "$(declare -f qemu_start)" != "$before" &&
 	test "$(harness "$TOP/ci/scenarios")" != "$h"
 '
 
