@@ -145,6 +145,12 @@ test_expect_success 'a mutant is built on for-next, or on the topic it mutates; 
 	test "$(git -C "$PRINTK_TREE" rev-parse refs/build/mutant-wide^)" = "$(git -C "$PRINTK_TREE" rev-parse refs/build/second)" &&
 	git -C "$PRINTK_TREE" show refs/build/mutant-wide:kernel/printk/printk.c >printk.c &&
 	test_grep "^static int printk_line_10;" printk.c && test_grep "^static long printk_line_30;" printk.c &&
+	git -C "$PRINTK_TREE" checkout -q topic/first &&
+	make_patch "$PRINTK_TREE" topics/01-first "s/^static int printk_line_11;/static long printk_line_11;/" "printk: first again" &&
+	git -C "$PRINTK_TREE" checkout -q --detach &&
+	test_when_finished "rm topics/01-first/0002-* && bash \"$TOP/topics/regen.sh\" >/dev/null" &&
+	bash "$TOP/topics/regen.sh" >/dev/null &&
+	BUILDS="mutant-wide" build >out && test_grep "^build: mutant-wide: up to date" out &&
 	sed -i "s/printk_line_31;/printk_line_32;/" "$MUTANTS_DIR/wide.patch" &&
 	test_must_fail env BUILDS=mutant-wide bash "$TOP/ci/build.sh" >out 2>&1 &&
 	test_grep "$MUTANTS_DIR/wide.patch does not apply to topic/second" out &&
