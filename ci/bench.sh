@@ -235,11 +235,15 @@ edit_topic() {
 }
 
 # make ci on a scratch copy of topics/ with the last $1 topics of the
-# series ("all": every one) that add code edited (edit_topic); its stage times into
-# $BENCH_OUT/warm-edited-$1, and a line "edited kernels-built
-# kernels-booted seconds" into warm-scale-$1.
+# series ("all": every one) that add code edited (edit_topic); its stage
+# times into $BENCH_OUT/warm-edited-$1, and a line "edited kernels-built
+# kernels-booted seconds outcome" into warm-scale-$1.  It may fail, and
+# the times count still: an edit of a topic of the mail series after
+# its last revision was applied makes the pull stage refuse (that is for
+# the next revision), and the stages after a failed one do not run.
 edited_run() {
-	local n=$1 scratch=$BENCH_OUT/topics dirs=() edited=() i dir log=$BENCH_OUT/warm-edited-$1.log
+	local n=$1 scratch=$BENCH_OUT/topics dirs=() edited=() i dir outcome=passed
+	local log=$BENCH_OUT/warm-edited-$1.log
 	rm -rf "$scratch"
 	cp -r "$TOPICS_DIR" "$scratch"
 	read_lines dirs ls -d "$scratch"/[0-9]*/
@@ -254,10 +258,13 @@ edited_run() {
 	done
 	[ "$n" = all ] || [ "${#edited[@]}" = "$n" ] ||
 		die "warm run: only ${#edited[@]} topics add code to edit, not $n"
+	rm -f "$OUT/pipeline-times.warm"
 	TOPICS_DIR=$scratch make -C "$TOP" --no-print-directory ci 2>&1 | tee "$log" >&2 ||
-		{ make -C "$TOP" --no-print-directory ci >&2; die "warm run with topics ${edited[*]} edited failed"; }
+		outcome="failed:$(sed -n -e "s/^warning: stage '\([^']*\)' of base \([^ ]*\) failed.*/\1-\2/p" \
+			-e "s/^warning: stage '\([^']*\)' failed.*/\1/p" "$log" | paste -sd, -)"
+	[ -f "$OUT/pipeline-times.warm" ] || die "warm run with topics ${edited[*]} edited failed before its stages ran"
 	cp "$OUT/pipeline-times.warm" "$BENCH_OUT/warm-edited-$n"
-	say "${#edited[@]} $(grep -c '^build: .*: built,' "$log") $(grep -c '^boot: .*: booted,' "$log") $(total_secs "$OUT/pipeline-times.warm")" \
+	say "${#edited[@]} $(grep -c '^build: .*: built,' "$log") $(grep -c '^boot: .*: booted,' "$log") $(total_secs "$OUT/pipeline-times.warm") $outcome" \
 		>"$BENCH_OUT/warm-scale-$n"
 }
 
@@ -282,11 +289,11 @@ scaling() {
 	local n f
 	say "Warm \`make ci\` with the last N topics that add code edited:"
 	say
-	say "| N | topics edited | kernels built | kernels booted | seconds |"
-	say "|---|---|---|---|---|"
+	say "| N | topics edited | kernels built | kernels booted | seconds | make ci |"
+	say "|---|---|---|---|---|---|"
 	for n in "${EDITS[@]}"; do
 		read -r -a f <"$BENCH_OUT/warm-scale-$n"
-		say "| $n | ${f[0]} | ${f[1]} | ${f[2]} | ${f[3]} |"
+		say "| $n | ${f[0]} | ${f[1]} | ${f[2]} | ${f[3]} | ${f[4]} |"
 		figure "pipeline.warm_edited_$n" s "${f[3]}" "" for-next
 	done
 	say
