@@ -403,8 +403,8 @@ SELFTEST_TOPIC=selftest
 # ones, which change include/linux/printk.h, rebuild the tree only once.
 # Each mutant, $MUTANTS_DIR/NAME.patch, is kernel mutant-NAME: on the
 # kernel of the topic it breaks (mutant_topic), so that an edit of
-# another topic neither rebuilds nor boots it again, else on for-next.  Each configuration,
-# $CONFIGS_DIR/NAME.config, is kernel config-NAME:
+# another topic neither rebuilds nor boots it again, else on for-next.
+# Each configuration, $CONFIGS_DIR/NAME.config, is kernel config-NAME:
 # for-next with that fragment on top of ci/kernel.config.  On a base other
 # than the default (BASE=6.12) every name has the base's suffix
 # (vanilla-6.12, for-next-6.12, mutant-NAME-6.12: mutant_patch), and the
