@@ -23,11 +23,10 @@ STAGES=(setup topics lint build boot mail review pull)
 OTHER_BASE_STAGES=(topics lint build boot mail review pull)
 PASSED=$OUT/ci-passed
 
-# Files of directory or file $1, each with its mode and content hash.
+# The mode and content hash of each file named on standard input
+# (NUL-terminated); an error for one that is gone.
 files_state() {
-	[ -e "$1" ] || { say "no $1"; return; }
-	find "$1" -type f -print0 | sort -z | xargs -0 -r stat -c '%a %n' -- 2>&1 || :
-	find "$1" -type f -print0 | sort -z | xargs -0 -r sha1sum -- 2>&1 || :
+	xargs -0 -r sh -c 'stat -c "%a %n" -- "$@" 2>&1; sha1sum -- "$@" 2>&1' - || :
 }
 
 # What the outcome of make ci depends on, as a hash: this repository's
@@ -42,10 +41,15 @@ ci_state() {
 	is_git_tree "$TOP" || return 0
 	{
 		say "$TOP"
-		git -C "$TOP" ls-files -z --cached --others --exclude-standard |
-			(cd "$TOP" && xargs -0 -r sh -c 'stat -c "%a %n" -- "$@" 2>&1; sha1sum -- "$@" 2>&1' -) || :
+		git -C "$TOP" ls-files -z --cached --others --exclude-standard | (cd "$TOP" && files_state)
 		for dir in "$TOPICS_DIR" "$MUTANTS_DIR" "$CONFIGS_DIR" "$BASES_FILE"; do
-			[[ $dir == "$TOP"/* ]] || files_state "$dir"
+			if [[ $dir == "$TOP"/* ]]; then
+				continue
+			elif [ -e "$dir" ]; then
+				find "$dir" -type f -print0 | sort -z | files_state
+			else
+				say "no $dir"
+			fi
 		done
 		if is_git_tree "$PRINTK_TREE"; then
 			tgit for-each-ref --format='%(objectname) %(refname)'
