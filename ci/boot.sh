@@ -69,31 +69,30 @@ qemu_start() {
 # "done" (the guest ended) or "hang" (killed after $HANG_SECS of silence
 # or $BOOT_TIMEOUT in all).  QEMU failing is an error, with its messages.
 # panic=0 keeps a panicked guest from rebooting before panic() prints its
-# last line: once that line is on the console, the boot is over.
+# last line: once that whole line is on the console, the boot is over.
+# The console is looked at every $POLL s: a boot's end is seen at once.
 PANIC_END='---[[] end Kernel panic - not syncing'
+POLL=0.2
 qemu_boot() {
-	local log=$2 pid size last=-1 still=0 waited=0 rc=0
+	local log=$2 pid size last=-1 start=$SECONDS changed=$SECONDS beat rc=0
 	say "boot: $(basename "$log" .log): started (console: $log)"
 	qemu_start "$1" "$log" "$3"
 	pid=$!
+	beat=$((start + HEARTBEAT))
 	BOOT_RESULT="done"
 	while kill -0 "$pid" 2>/dev/null; do
-		if grep -q -- "$PANIC_END" "$log"; then
-			sleep 1	# the rest of the line
+		if grep -q -- "$PANIC_END.*]---" "$log"; then
 			kill_tree "$pid"
 			return
 		fi
-		sleep 1
-		waited=$((waited + 1))
-		[ $((waited % HEARTBEAT)) != 0 ] ||
-			say "boot: $(basename "$log" .log): still running after $waited s (console: $log)"
-		size=$(stat -c %s "$log")
-		if [ "$size" = "$last" ]; then
-			still=$((still + 1))
-		else
-			still=0 last=$size
+		sleep "$POLL"
+		if [ "$SECONDS" -ge "$beat" ]; then
+			say "boot: $(basename "$log" .log): still running after $((SECONDS - start)) s (console: $log)"
+			beat=$((beat + HEARTBEAT))
 		fi
-		if [ "$still" -ge "$HANG_SECS" ] || [ "$waited" -ge "$BOOT_TIMEOUT" ]; then
+		size=$(stat -c %s "$log")
+		[ "$size" = "$last" ] || last=$size changed=$SECONDS
+		if [ $((SECONDS - changed)) -ge "$HANG_SECS" ] || [ $((SECONDS - start)) -ge "$BOOT_TIMEOUT" ]; then
 			kill_tree "$pid"
 			BOOT_RESULT=hang
 			return
@@ -139,33 +138,29 @@ boot_alone() {
 	exec 8>&-
 }
 
-# The scenarios of kind $2 (main, own) that kernel $1 boots.
-kernel_scenarios() {
-	local s all=()
-	local -A runs=()
-	read_lines all boot_scenarios "$1"
-	for s in "${all[@]}"; do
-		runs[$s]=1
+# Scenarios $2... that are of kind $1 (main, own).
+of_kind() {
+	local s kind=()
+	local -A wanted=()
+	for s in "${@:2}"; do
+		wanted[$s]=1
 	done
-	read_lines all scenario_names "$2"
-	for s in "${all[@]}"; do
-		[ -z "${runs[$s]:-}" ] || say "$s"
+	read_lines kind scenario_names "$1"
+	for s in "${kind[@]}"; do
+		[ -z "${wanted[$s]:-}" ] || say "$s"
 	done
 }
 
 # Run the scenarios of kernel $1; results in $BOOT_OUT/$1.results.
 run_kernel() {
 	local name=$1 image=$IMAGES/$1.bzImage res=$BOOT_OUT/$1.results
-	local main=() own=() from=1 n=0 log last scenario
-	local -A runs=()
+	local mine=() main=() own=() from=1 n=0 log last scenario
 	rm -f "$BOOT_OUT/$name".*.log*
-	read_lines main kernel_scenarios "$name" main
-	read_lines own kernel_scenarios "$name" own
-	for scenario in "${main[@]}" "${own[@]}"; do
-		runs[$scenario]=1
-	done
+	read_lines mine boot_scenarios "$name"
+	read_lines main of_kind main "${mine[@]}"
+	read_lines own of_kind own "${mine[@]}"
 	for scenario in "${SCENARIOS[@]}"; do
-		[ -n "${runs[$scenario]:-}" ] ||
+		[[ " ${mine[*]} " == *" $scenario "* ]] ||
 			say "$scenario skip it need neither pass nor fail on this kernel"
 	done >"$res"
 	while [ "$from" -le "${#main[@]}" ]; do
@@ -458,7 +453,7 @@ unproven() {
 # reports it (a change there boots nothing again); not the scenarios'
 # "fails on" column either: it changes the verdicts, not the boots.
 BOOT_RUNS=(make_initramfs qemu_start qemu_boot kill_tree process_tree boot_alone
-	kernel_scenarios run_kernel scenario_names ktap)
+	of_kind run_kernel scenario_names ktap)
 harness() {
 	declare -f "${BOOT_RUNS[@]}"
 	say "$PANIC_END"

@@ -392,6 +392,24 @@ test_expect_success 'a QEMU that hangs is killed after the silence of a hang' '
 	test_must_fail kill -0 "$(cat qemu.pid)" 2>/dev/null
 '
 
+# A stand-in QEMU whose guest panics and stays, as panic=0 keeps it.
+panicking_qemu() {
+	stand_in qemu-system-x86_64 "for a; do case \$a in file:*) log=\${a#file:} ;; esac; done
+printf '%s\\n' '[ 1.0] Kernel panic - not syncing: x' '[ 1.1] ---[ end Kernel panic - not syncing: x ]---' >\"\$log\"
+echo \$\$ >\"$TRASH/qemu.pid\"; exec sleep 600"
+}
+
+test_expect_success 'a boot ends as soon as the panic has printed its last line' '
+	panicking_qemu && INITRAMFS=/dev/null && rm -f qemu.pid &&
+	start=$(date +%s%N) &&
+	qemu_boot /dev/null panic.log "" >out &&
+	ms=$((($(date +%s%N) - start) / 1000000)) &&
+	test "$BOOT_RESULT" = done &&
+	test_grep "end Kernel panic" panic.log &&
+	test_must_fail kill -0 "$(cat qemu.pid)" 2>/dev/null &&
+	{ test "$ms" -lt 1500 || { say "took $ms ms"; false; }; }
+'
+
 test_expect_success 'stopping the boot stage stops its QEMU' '
 	hanging_qemu && rm -f qemu.pid &&
 	printf "%s\n" ". \"$TOP/ci/boot.sh\"" "INITRAMFS=/dev/null" \
