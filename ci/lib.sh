@@ -159,8 +159,9 @@ stage_lock() {
 		die "make ${holder#* } is already running (pid $pid) on $PRINTK_CACHE; wait for it or stop it"
 	fi
 	say "$$ $1" >"$lock"
-	# What make ci knew passed may not hold after a stage run on its own.
-	[ "$1" = ci ] || rm -f "$OUT/ci-passed"
+	# What make ci knew passed (for every base) may not hold after a
+	# stage run on its own.
+	[ "$1" = ci ] || rm -f "$OUT"/ci-passed*
 }
 
 # The processes that have lock file $1 open: "pid (command)", ...

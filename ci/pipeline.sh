@@ -18,6 +18,7 @@
 # (ci_state; FORCE=1 runs it all) runs no stage: each stage redoes only
 # what changed anyway, but finding that out costs each of them seconds.
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+. "$TOP/topics/apply.sh"
 
 STAGES=(setup topics lint build boot mail review pull)
 OTHER_BASE_STAGES=(topics lint build boot mail review pull)
@@ -29,30 +30,74 @@ files_state() {
 	xargs -0 -r sh -c 'stat -c "%a %n" -- "$@" 2>&1; sha1sum -- "$@" 2>&1' - || :
 }
 
+# The topic patches that base series $1 applies (base_patches: a
+# variant of its own, none for a topic it has), one per line.
+applied_patches() {
+	local dir APPLY_SERIES=$1
+	[ -d "$TOPICS_DIR" ] || return 0
+	load_topics
+	for dir in "${TOPIC_DIRS[@]}"; do
+		load_topic "$dir"
+		base_patches "$dir"
+	done
+}
+
+# NUL-terminated paths on standard input, less the topic patches that base
+# series $1 does not apply.
+used_by_base() {
+	local patches=() path
+	local -A used=()
+	read_lines patches applied_patches "$1"
+	for path in "${patches[@]}"; do
+		used[$path]=1
+	done
+	while IFS= read -r -d '' path; do
+		[[ $path == "$TOPICS_DIR"/*.patch && -z ${used[$path]:-} ]] || printf '%s\0' "$path"
+	done
+}
+
+# The kernel tree's refs ("id name"), less, for a base other than the
+# default (its suffix $1), the default base's topics, for-next and builds:
+# its stages do not read them.
+base_refs() {
+	tgit for-each-ref --format='%(objectname) %(refname)' |
+		if [ -z "$1" ]; then
+			cat
+		else
+			awk -v s="$1" '!($2 ~ /^refs\/(heads\/topic\/|heads\/for-next$|regen\/|build\/)/ &&
+				substr($2, length($2) - length(s) + 1) != s)'
+		fi
+}
+
 # What the outcome of make ci depends on, as a hash: this repository's
 # files (mode, content) and path, the topics, mutants, configs and bases
 # named from elsewhere, the kernel tree (refs, uncommitted changes), the
 # list's refs, the packages and the tools on PATH, git's configuration
 # (the maintainer's identity), the images and results the stages left,
 # and the environment, less what changes from one shell to the next.
+# With a base series $1 other than the default, what its stages depend
+# on: the same, less the topic patches it does not apply and the default
+# base's refs, images and results, which its stages do not read: then an
+# edit of a topic patch of the default base only leaves it up to date.
 # Empty where this repository is not a git tree: then every stage runs.
 ci_state() {
-	local inbox dir tool
+	local series=${1:-} suffix= inbox dir tool path
 	is_git_tree "$TOP" || return 0
+	[ -z "$series" ] || suffix=$(BASE=$series base_suffix)
 	{
 		say "$TOP"
-		git -C "$TOP" ls-files -z --cached --others --exclude-standard | (cd "$TOP" && files_state)
+		{
+			git -C "$TOP" ls-files -z --cached --others --exclude-standard |
+				while IFS= read -r -d '' path; do printf '%s/%s\0' "$TOP" "$path"; done
+			for dir in "$TOPICS_DIR" "$MUTANTS_DIR" "$CONFIGS_DIR" "$BASES_FILE"; do
+				[[ $dir == "$TOP"/* ]] || [ ! -e "$dir" ] || find "$dir" -type f -print0 | sort -z
+			done
+		} | if [ -n "$series" ]; then used_by_base "$series"; else cat; fi | files_state
 		for dir in "$TOPICS_DIR" "$MUTANTS_DIR" "$CONFIGS_DIR" "$BASES_FILE"; do
-			if [[ $dir == "$TOP"/* ]]; then
-				continue
-			elif [ -e "$dir" ]; then
-				find "$dir" -type f -print0 | sort -z | files_state
-			else
-				say "no $dir"
-			fi
+			[ -e "$dir" ] || say "no $dir"
 		done
 		if is_git_tree "$PRINTK_TREE"; then
-			tgit for-each-ref --format='%(objectname) %(refname)'
+			base_refs "$suffix"
 			tgit status --porcelain
 			tgit config -l
 		fi
@@ -63,10 +108,18 @@ ci_state() {
 		for tool in gcc make ccache sparse spatch perl python3 b4 qemu-system-x86_64 public-inbox-mda; do
 			stat -L -c '%n %s %Y' "$(type -P "$tool")" 2>&1 || :
 		done
-		stat -c '%n %s %Y' "$IMAGES"/* "$OUT"/*/results.json 2>&1 || :
+		if [ -n "$suffix" ]; then
+			stat -c '%n %s %Y' "$IMAGES"/*"$suffix".* "$OUT"/*"$suffix"/results.json 2>&1 || :
+		else
+			stat -c '%n %s %Y' "$IMAGES"/* "$OUT"/*/results.json 2>&1 || :
+		fi
 		env | grep -Ev '^(_|SHLVL|PWD|OLDPWD|TERM|COLUMNS|LINES|MAKEFLAGS|MFLAGS|MAKELEVEL|MAKE_TERMOUT|MAKE_TERMERR|SSH_[A-Z_]*|DISPLAY|XDG_[A-Z_]*)=' | sort
 	} | sha1sum | cut -d' ' -f1
 }
+
+# Is $1 a state (ci_state) that stamp file $2 says passed?  Never with
+# FORCE=1 or where there is no state.
+passed() { [ -z "${FORCE:-}" ] && [ -n "$1" ] && [ "$(cat "$2" 2>/dev/null)" = "$1" ]; }
 
 # Run stages $2... on base series $1 ("" for the default) until one fails.
 run_stages() {
@@ -95,14 +148,14 @@ imported_other_bases() {
 }
 
 main() {
-	local series others state failed=()
+	local series others state start failed=()
 	stage_lock ci
 	TIMES=$OUT/pipeline-times.warm
 	is_git_tree "$PRINTK_TREE" || TIMES=$OUT/pipeline-times.cold
 	mkdir -p "$OUT"
 	: >"$TIMES.new"
 	state=$(ci_state)
-	if [ -z "${FORCE:-}" ] && [ -n "$state" ] && [ "$(cat "$PASSED" 2>/dev/null)" = "$state" ]; then
+	if passed "$state" "$PASSED"; then
 		say "up-to-date $SECONDS" >"$TIMES.new"
 		mv "$TIMES.new" "$TIMES"
 		say "=== ci: up to date: nothing changed since make ci passed ($(date -r "$PASSED" '+%F %T'))"
@@ -115,7 +168,20 @@ main() {
 	run_stages "" "${STAGES[@]:1}" || failed+=("${BASE_SERIES[0]}")
 	read_lines others imported_other_bases
 	for series in "${others[@]}"; do
-		run_stages "$series" "${OTHER_BASE_STAGES[@]}" || failed+=("$series")
+		start=$SECONDS
+		state=$(ci_state "$series")
+		if passed "$state" "$PASSED-$series"; then
+			say "=== BASE=$series: up to date: nothing its stages read changed since they passed"
+			say "up-to-date-$series $((SECONDS - start))" >>"$TIMES.new"
+			continue
+		fi
+		rm -f "$PASSED-$series"
+		if run_stages "$series" "${OTHER_BASE_STAGES[@]}"; then
+			state=$(ci_state "$series")
+			[ -z "$state" ] || say "$state" >"$PASSED-$series"
+		else
+			failed+=("$series")
+		fi
 	done
 	mv "$TIMES.new" "$TIMES"
 	[ "${#failed[@]}" = 0 ] || die "ci: the stages of base(s) ${failed[*]} failed (see above)"

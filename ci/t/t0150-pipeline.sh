@@ -8,9 +8,9 @@
 # file "fail", fails one.
 test_expect_success 'set up a project with stand-in stages' '
 	mkdir -p top/ci top/tree-setup &&
-	cp "$TOP/ci/lib.sh" "$TOP/ci/pipeline.sh" top/ci/ &&
+	mkdir -p top/topics && cp "$TOP/ci/lib.sh" "$TOP/ci/pipeline.sh" top/ci/ && cp "$TOP/topics/apply.sh" top/topics/ &&
 	cp "$TOP/tree-setup/bases" top/tree-setup/ &&
-	printf "%s\n" "SHELL := /bin/bash" "%:" \
+	printf "%s\n" "SHELL := /bin/bash" ".PHONY: setup topics lint build boot mail review pull" "setup topics lint build boot mail review pull:" \
 		"	@echo \"\$@ BASE=\$\$BASE BUILDS=\$\$BUILDS\" >>$TRASH/stages" \
 		"	@[ \"\$(FAIL_STAGE)\" != \"\$@ \$\$BASE\" ]" \
 		"	@[ \"\$\$(cat $TRASH/fail 2>/dev/null)\" != \"\$@ \$\$BASE\" ]" >top/Makefile &&
@@ -61,11 +61,11 @@ test_expect_success 'a failed setup stops everything' '
 # Each stand-in stage now leaves what a real one does: its results
 # rewritten, a ref set (to the same commit each time).
 test_expect_success 'make ci runs no stage when nothing changed since it passed' '
-	printf "%s\n" "SHELL := /bin/bash" "%:" \
+	printf "%s\n" "SHELL := /bin/bash" ".PHONY: setup topics lint build boot mail review pull" "setup topics lint build boot mail review pull:" \
 		"	@echo \"\$@ BASE=\$\$BASE BUILDS=\$\$BUILDS\" >>$TRASH/stages" \
 		"	@[ \"\$\$(cat $TRASH/fail 2>/dev/null)\" != \"\$@ \$\$BASE\" ]" \
-		"	@mkdir -p $OUT/\$@\$\$BASE && date +%s%N >$OUT/\$@\$\$BASE/results.json" \
-		"	@git -C $PRINTK_TREE update-ref refs/build/\$@ HEAD" >top/Makefile &&
+		"	@mkdir -p $OUT/\$@\$\${BASE:+-\$\$BASE} && date +%s%N >$OUT/\$@\$\${BASE:+-\$\$BASE}/results.json" \
+		"	@git -C $PRINTK_TREE update-ref refs/build/\$@\$\${BASE:+-\$\$BASE} HEAD" >top/Makefile &&
 	git -C top init -q && git -C top add -A && git -C top commit -q -m top &&
 	: >stages && bash top/ci/pipeline.sh >out 2>&1 && test "$(wc -l <stages)" = 15 &&
 	: >stages && bash top/ci/pipeline.sh >out 2>&1 &&
@@ -74,12 +74,12 @@ test_expect_success 'make ci runs no stage when nothing changed since it passed'
 '
 
 # Does "$@" (a command; CHANGE="VAR=value" for the run after it) make
-# the next make ci run every stage again?
+# the next make ci run every stage again (RUNS: that many)?
 runs_again() {
 	bash top/ci/pipeline.sh >/dev/null 2>&1 &&
 	"$@" && : >stages &&
 	env ${CHANGE:-} bash top/ci/pipeline.sh >out 2>&1 &&
-	test "$(wc -l <stages)" = 15
+	{ test "$(wc -l <stages)" = "${RUNS:-15}" || { say "ran $(wc -l <stages) stages after: $*"; false; }; }
 }
 
 test_expect_success 'a change to the repository, the kernel tree, the list, the identity, the results or the environment runs it all again' '
@@ -91,24 +91,58 @@ test_expect_success 'a change to the repository, the kernel tree, the list, the 
 	inbox=$PRINTK_CACHE/list/inbox/git/0.git && git init -q --bare "$inbox" &&
 	runs_again eval "git -C \"\$inbox\" update-ref refs/heads/master \$(git -C \"\$inbox\" commit-tree -m mail \$(git -C \"\$inbox\" mktree </dev/null))" &&
 	runs_again git -C "$PRINTK_TREE" config user.email maintainer@example.org &&
-	mkdir -p "$PRINTK_CACHE/images" && runs_again eval "echo image >\"$PRINTK_CACHE/images/k.bzImage\"" &&
-	runs_again rm "$PRINTK_CACHE/images/k.bzImage" &&
-	runs_again eval "echo {} >\"$OUT/boot/results.json\"" &&
+	mkdir -p "$PRINTK_CACHE/images" && runs_again eval "echo image >\"$PRINTK_CACHE/images/k-6.12.bzImage\"" &&
+	runs_again rm "$PRINTK_CACHE/images/k-6.12.bzImage" &&
+	runs_again eval "echo {} >\"$OUT/boot-6.12/results.json\"" &&
 	CHANGE="REVIEWS=other" runs_again : &&
 	CHANGE="FORCE=1" runs_again :
 '
 
+# The default base's stages only: 8 of them.
+test_expect_success 'a change to the kernels, images or results of the default base leaves the other base up to date' '
+	RUNS=8 runs_again git -C "$PRINTK_TREE" update-ref refs/heads/for-next HEAD &&
+	RUNS=8 runs_again git -C "$PRINTK_TREE" update-ref refs/heads/topic/a HEAD &&
+	RUNS=8 runs_again eval "echo image >\"$PRINTK_CACHE/images/k.bzImage\"" &&
+	RUNS=8 runs_again eval "echo {} >\"$OUT/boot/results.json\"" &&
+	test_grep "=== BASE=6.12: up to date" out &&
+	runs_again git -C "$PRINTK_TREE" update-ref refs/heads/for-next-6.12 HEAD
+'
+
 test_expect_success 'topics from outside the repository: an edit there runs it all again' '
-	mkdir ext && echo one >ext/0001.patch &&
+	mkdir ext && echo one >ext/notes &&
 	TOPICS_DIR=$TRASH/ext bash top/ci/pipeline.sh >/dev/null 2>&1 &&
-	echo two >ext/0001.patch && : >stages &&
+	echo two >ext/notes && : >stages &&
 	TOPICS_DIR=$TRASH/ext bash top/ci/pipeline.sh >/dev/null 2>&1 &&
 	test "$(wc -l <stages)" = 15
 '
 
-test_expect_success 'a stage run on its own, or a make ci that failed, runs it all again' '
+# Topic a, with a variant for 6.12 where $1 is "variant".
+topic_a() {
+	local dir=top/topics/01-a
+	rm -rf "$dir" && mkdir -p "$dir" &&
+	say "topic_name=a" >"$dir/topic.conf" &&
+	printf "%s\n" "From: A <a@example.org>" "Subject: [PATCH] a" "" "one" >"$dir/0001-a.patch" &&
+	if [ "${1:-}" = variant ]; then
+		mkdir "$dir/6.12" && cp "$dir/0001-a.patch" "$dir/6.12/" &&
+		say "topic_on_base[6.12]=\"it differs there\"" >>"$dir/topic.conf"
+	fi
+}
+
+test_expect_success 'an edit of a topic patch that another base does not apply leaves that base up to date' '
+	topic_a variant &&
+	RUNS=8 runs_again eval "echo two >>top/topics/01-a/0001-a.patch" &&
+	test_grep "=== BASE=6.12: up to date: nothing its stages read changed since they passed" out &&
+	runs_again eval "echo two >>top/topics/01-a/6.12/0001-a.patch" &&
+	topic_a &&
+	runs_again eval "echo two >>top/topics/01-a/0001-a.patch"
+'
+
+test_expect_success 'a stage run on its own runs it all again; a failed base runs again, a passed one not' '
 	runs_again in_subshell stage_lock lint &&
 	echo z >top/new-file && say "boot " >fail && test_must_fail bash top/ci/pipeline.sh >/dev/null 2>&1 &&
+	rm fail && : >stages && bash top/ci/pipeline.sh >out 2>&1 &&
+	test "$(wc -l <stages)" = 8 && test_must_fail grep BASE=6.12 stages &&
+	echo w >top/new-file && say "boot 6.12" >fail && test_must_fail bash top/ci/pipeline.sh >/dev/null 2>&1 &&
 	rm fail && : >stages && bash top/ci/pipeline.sh >out 2>&1 &&
 	test "$(wc -l <stages)" = 15
 '
