@@ -69,30 +69,35 @@ qemu_start() {
 # "done" (the guest ended) or "hang" (killed after $HANG_SECS of silence
 # or $BOOT_TIMEOUT in all).  QEMU failing is an error, with its messages.
 # panic=0 keeps a panicked guest from rebooting before panic() prints its
-# last line: once that whole line is on the console, the boot is over.
-# The console is looked at every $POLL s: a boot's end is seen at once.
+# last line: once that whole line is on the console and the console was
+# quiet for one poll since, the boot is over (what a CPU that missed the
+# stop prints after it counts too: ktap.awk).  The console is looked at
+# every $POLL s: a boot's end is seen at once.  Clocks in microseconds.
 PANIC_END='---[[] end Kernel panic - not syncing'
 POLL=0.2
 qemu_boot() {
-	local log=$2 pid size last=-1 start=$SECONDS changed=$SECONDS beat rc=0
+	local log=$2 pid size last=-1 ended="" now start=${EPOCHREALTIME/./} changed beat rc=0
 	say "boot: $(basename "$log" .log): started (console: $log)"
 	qemu_start "$1" "$log" "$3"
 	pid=$!
-	beat=$((start + HEARTBEAT))
+	changed=$start beat=$((start + HEARTBEAT * 1000000))
 	BOOT_RESULT="done"
 	while kill -0 "$pid" 2>/dev/null; do
-		if grep -q -- "$PANIC_END.*]---" "$log"; then
+		sleep "$POLL"
+		now=${EPOCHREALTIME/./}
+		size=$(stat -c %s "$log")
+		if [ -n "$ended" ] && [ "$size" = "$last" ]; then
 			kill_tree "$pid"
 			return
 		fi
-		sleep "$POLL"
-		if [ "$SECONDS" -ge "$beat" ]; then
-			say "boot: $(basename "$log" .log): still running after $((SECONDS - start)) s (console: $log)"
-			beat=$((beat + HEARTBEAT))
+		! grep -q -- "$PANIC_END.*]---" "$log" || ended=1
+		if [ "$now" -ge "$beat" ]; then
+			say "boot: $(basename "$log" .log): still running after $(((now - start) / 1000000)) s (console: $log)"
+			beat=$((beat + HEARTBEAT * 1000000))
 		fi
-		size=$(stat -c %s "$log")
-		[ "$size" = "$last" ] || last=$size changed=$SECONDS
-		if [ $((SECONDS - changed)) -ge "$HANG_SECS" ] || [ $((SECONDS - start)) -ge "$BOOT_TIMEOUT" ]; then
+		[ "$size" = "$last" ] || last=$size changed=$now
+		if [ $((now - changed)) -ge $((HANG_SECS * 1000000)) ] ||
+			[ $((now - start)) -ge $((BOOT_TIMEOUT * 1000000)) ]; then
 			kill_tree "$pid"
 			BOOT_RESULT=hang
 			return

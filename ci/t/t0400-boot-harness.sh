@@ -385,29 +385,45 @@ test_expect_success 'a panic boots alone; the other boots side by side' '
 # A stand-in QEMU that prints nothing and never ends, noting its pid.
 hanging_qemu() { stand_in qemu-system-x86_64 "echo \$\$ >\"$TRASH/qemu.pid\"; exec sleep 600"; }
 
-test_expect_success 'a QEMU that hangs is killed after the silence of a hang' '
+test_expect_success 'a QEMU that hangs is killed after the silence of a hang, not before' '
 	hanging_qemu && INITRAMFS=/dev/null && rm -f qemu.pid &&
+	start=$(date +%s%N) &&
 	HANG_SECS=2 qemu_boot /dev/null hang.log "" >out &&
+	ms=$((($(date +%s%N) - start) / 1000000)) &&
 	test "$BOOT_RESULT" = hang &&
-	test_must_fail kill -0 "$(cat qemu.pid)" 2>/dev/null
+	test_must_fail kill -0 "$(cat qemu.pid)" 2>/dev/null &&
+	{ test "$ms" -ge 2000 || { say "killed after $ms ms"; false; }; }
 '
 
-# A stand-in QEMU whose guest panics and stays, as panic=0 keeps it.
+# A stand-in QEMU whose guest panics and stays, as panic=0 keeps it: the
+# end line written in two parts $1 s apart, then, $2 s later, a line of a
+# CPU that missed the stop.
 panicking_qemu() {
 	stand_in qemu-system-x86_64 "for a; do case \$a in file:*) log=\${a#file:} ;; esac; done
-printf '%s\\n' '[ 1.0] Kernel panic - not syncing: x' '[ 1.1] ---[ end Kernel panic - not syncing: x ]---' >\"\$log\"
-echo \$\$ >\"$TRASH/qemu.pid\"; exec sleep 600"
+echo \$\$ >\"$TRASH/qemu.pid\"
+printf '%s\\n' '[ 1.0] Kernel panic - not syncing: x' >\"\$log\"
+printf '%s' '[ 1.1] ---[ end Kernel panic - not syncing: x' >>\"\$log\"
+sleep $1; printf ' ]---\\n' >>\"\$log\"
+sleep $2; printf '[ 1.2] late\\n' >>\"\$log\"; exec sleep 600"
 }
 
 test_expect_success 'a boot ends as soon as the panic has printed its last line' '
-	panicking_qemu && INITRAMFS=/dev/null && rm -f qemu.pid &&
+	panicking_qemu 0 0 && INITRAMFS=/dev/null && rm -f qemu.pid &&
 	start=$(date +%s%N) &&
 	qemu_boot /dev/null panic.log "" >out &&
 	ms=$((($(date +%s%N) - start) / 1000000)) &&
 	test "$BOOT_RESULT" = done &&
 	test_grep "end Kernel panic" panic.log &&
 	test_must_fail kill -0 "$(cat qemu.pid)" 2>/dev/null &&
-	{ test "$ms" -lt 1500 || { say "took $ms ms"; false; }; }
+	{ test "$ms" -lt 1000 || { say "took $ms ms"; false; }; }
+'
+
+test_expect_success 'a panic boot ends after the whole last line, and what comes right after it' '
+	panicking_qemu 0.5 0.1 && INITRAMFS=/dev/null &&
+	qemu_boot /dev/null panic.log "" >out &&
+	test "$BOOT_RESULT" = done &&
+	test_grep "x ]---$" panic.log &&
+	test_grep "late" panic.log
 '
 
 test_expect_success 'stopping the boot stage stops its QEMU' '
