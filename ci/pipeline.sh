@@ -17,6 +17,8 @@
 # A make ci that finds nothing changed since the last one passed
 # (ci_state; FORCE=1 runs it all) runs no stage: each stage redoes only
 # what changed anyway, but finding that out costs each of them seconds.
+# Likewise another base is skipped when nothing its stages read changed
+# since they passed ($PASSED-<series>).
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 . "$TOP/topics/apply.sh"
 
@@ -81,7 +83,7 @@ base_refs() {
 # edit of a topic patch of the default base only leaves it up to date.
 # Empty where this repository is not a git tree: then every stage runs.
 ci_state() {
-	local series=${1:-} suffix= inbox dir tool path
+	local series=${1:-} suffix='' inbox dir tool path
 	is_git_tree "$TOP" || return 0
 	[ -z "$series" ] || suffix=$(BASE=$series base_suffix)
 	{
@@ -138,6 +140,18 @@ run_stages() {
 	done
 }
 
+# ci_state "$@", or nothing (then the stages run) where it fails: a
+# broken topic fails the stages that read it, not make ci here.  In the
+# background, so that errexit holds in it.
+state_or_none() {
+	local file=$OUT/ci-state.tmp
+	ci_state "$@" >"$file" &
+	if wait "$!"; then
+		cat "$file"
+	fi
+	rm -f "$file"
+}
+
 # The bases other than the default that the tree has imported.
 imported_other_bases() {
 	local series
@@ -169,7 +183,7 @@ main() {
 	read_lines others imported_other_bases
 	for series in "${others[@]}"; do
 		start=$SECONDS
-		state=$(ci_state "$series")
+		state=$(state_or_none "$series")
 		if passed "$state" "$PASSED-$series"; then
 			say "=== BASE=$series: up to date: nothing its stages read changed since they passed"
 			say "up-to-date-$series $((SECONDS - start))" >>"$TIMES.new"
@@ -177,7 +191,7 @@ main() {
 		fi
 		rm -f "$PASSED-$series"
 		if run_stages "$series" "${OTHER_BASE_STAGES[@]}"; then
-			state=$(ci_state "$series")
+			state=$(state_or_none "$series")
 			[ -z "$state" ] || say "$state" >"$PASSED-$series"
 		else
 			failed+=("$series")

@@ -105,13 +105,16 @@ test_expect_success 'a change to the kernels, images or results of the default b
 	RUNS=8 runs_again eval "echo image >\"$PRINTK_CACHE/images/k.bzImage\"" &&
 	RUNS=8 runs_again eval "echo {} >\"$OUT/boot/results.json\"" &&
 	test_grep "=== BASE=6.12: up to date" out &&
+	grep "^up-to-date-6.12 [0-9]*$" "$OUT/pipeline-times.warm" &&
 	runs_again git -C "$PRINTK_TREE" update-ref refs/heads/for-next-6.12 HEAD
 '
 
-test_expect_success 'topics from outside the repository: an edit there runs it all again' '
-	mkdir ext && echo one >ext/notes &&
+test_expect_success 'topics from outside the repository: an edit of one there runs it all again' '
+	mkdir -p ext/01-a && say topic_name=a >ext/01-a/topic.conf &&
+	printf "%s\n" "From: A <a@example.org>" "Subject: [PATCH] a" "" "one" >ext/01-a/0001-a.patch &&
 	TOPICS_DIR=$TRASH/ext bash top/ci/pipeline.sh >/dev/null 2>&1 &&
-	echo two >ext/notes && : >stages &&
+	: >stages && TOPICS_DIR=$TRASH/ext bash top/ci/pipeline.sh >/dev/null 2>&1 && test ! -s stages &&
+	echo two >>ext/01-a/0001-a.patch &&
 	TOPICS_DIR=$TRASH/ext bash top/ci/pipeline.sh >/dev/null 2>&1 &&
 	test "$(wc -l <stages)" = 15
 '
@@ -135,6 +138,13 @@ test_expect_success 'an edit of a topic patch that another base does not apply l
 	runs_again eval "echo two >>top/topics/01-a/6.12/0001-a.patch" &&
 	topic_a &&
 	runs_again eval "echo two >>top/topics/01-a/0001-a.patch"
+'
+
+test_expect_success 'a topic that cannot be read does not keep the other base from running' '
+	mkdir -p top/topics/02-b && : >top/topics/02-b/topic.conf &&
+	: >stages && bash top/ci/pipeline.sh >out 2>&1 &&
+	test "$(grep -c BASE=6.12 stages)" = 7 &&
+	rm -r top/topics/02-b
 '
 
 test_expect_success 'a stage run on its own runs it all again; a failed base runs again, a passed one not' '
