@@ -284,9 +284,9 @@ warm_runs() {
 }
 
 # How the warm loop grows with the topics edited (goal 4), and what each
-# kernel took to build in the cold run of $COLD_CACHE.
+# kernel took to build in the cold run whose build results are $1.
 scaling() {
-	local n f
+	local n f json=$1
 	say "Warm \`make ci\` with the last N topics that add code edited:"
 	say
 	say "| N | topics edited | kernels built | kernels booted | seconds | make ci |"
@@ -297,8 +297,8 @@ scaling() {
 		figure "pipeline.warm_edited_$n" s "${f[3]}" "" for-next
 	done
 	say
-	[ -f "$COLD_CACHE/out/build/results.json" ] || return 0
-	say "Cold build per kernel (s): $(jq -r '[.builds[] | select(.misc.result == "built") | "\(.misc.kernel) \(.misc.seconds)"] | join(", ")' "$COLD_CACHE/out/build/results.json")."
+	[ -f "$json" ] || return 0
+	say "Cold build per kernel (s): $(jq -r '[.builds[] | select(.misc.result == "built") | "\(.misc.kernel) \(.misc.seconds)"] | join(", ")' "$json")."
 	say
 }
 
@@ -321,7 +321,8 @@ total_secs() { awk '{ t += $2 } END { print NR ? t : "-" }' "$1"; }
 # ci/configs) and the boots.  From the cold run in cache $1: the seconds
 # of its first build (vanilla, from nothing) and of its boot stages.
 cold_bound() {
-	local cache=$1 json=$1/out/build/results.json states configs full boots
+	local cache=$1 json=$1/out/build-results.cold.json states configs full boots
+	[ -f "$json" ] || { say "The cold run kept no build results ($json): no bound."; return; }
 	full=$(jq -r '[.builds[] | select(.misc.kernel == "vanilla") | .misc.seconds][0] // empty' "$json")
 	if [ -z "$full" ]; then
 		say "The cold run's builds have no times: no bound."
@@ -375,7 +376,7 @@ bench_pipeline() {
 	# The cache the cold run was made in: $cache/out/pipeline-times.cold.
 	[ "$c" = - ] || cold_bound "$(dirname "$(dirname "$cold")")"
 	say
-	scaling
+	scaling "$(dirname "$cold")/build-results.cold.json"
 	say "Boot to the first KTAP line: $(boot_to_ktap) s (goal < 5 s), best of 3."
 	say
 }

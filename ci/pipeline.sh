@@ -11,7 +11,8 @@
 # stops there without stopping the other bases, and make ci fails at the
 # end naming it.
 # Stage wall times go to $OUT/pipeline-times.cold or .warm (cold: the
-# kernel tree did not exist yet), which the benchmark reads; a stage of
+# kernel tree did not exist yet, and the build results are kept as
+# $OUT/build-results.cold.json), which the benchmark reads; a stage of
 # another base is named stage-<series>.  The stages run under this run's
 # stage lock (they inherit it).
 # A make ci that finds nothing changed since the last one passed
@@ -198,6 +199,9 @@ main() {
 		fi
 	done
 	mv "$TIMES.new" "$TIMES"
+	# Later builds rewrite the build results: the cold run's, for bench.
+	[ "$TIMES" != "$OUT/pipeline-times.cold" ] || [ ! -f "$OUT/build/results.json" ] ||
+		cp "$OUT/build/results.json" "$OUT/build-results.cold.json"
 	[ "${#failed[@]}" = 0 ] || die "ci: the stages of base(s) ${failed[*]} failed (see above)"
 	# As the stages left it: a run from there would do the same again.
 	state=$(ci_state)

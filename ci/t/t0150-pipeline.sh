@@ -157,4 +157,17 @@ test_expect_success 'a stage run on its own runs it all again; a failed base run
 	test "$(wc -l <stages)" = 15
 '
 
+test_expect_success 'a cold run keeps its build results for the benchmark; a warm one not' '
+	cp top/Makefile Makefile.warm &&
+	printf "%s\n" "SHELL := /bin/bash" ".PHONY: setup topics lint build boot mail review pull" \
+		"setup:" "	@git init -q \$\$PRINTK_TREE" \
+		"topics lint boot mail review pull:" "build:" "	@echo \$\$MARK >$OUT/build/results.json" >top/Makefile &&
+	mkdir -p "$OUT/build" &&
+	PRINTK_TREE=$TRASH/cold-tree MARK=cold bash top/ci/pipeline.sh >out 2>&1 &&
+	test -f "$OUT/pipeline-times.cold" && test "$(cat "$OUT/build-results.cold.json")" = cold &&
+	PRINTK_TREE=$TRASH/cold-tree MARK=warm bash top/ci/pipeline.sh >out 2>&1 &&
+	test "$(cat "$OUT/build/results.json")" = warm && test "$(cat "$OUT/build-results.cold.json")" = cold &&
+	mv Makefile.warm top/Makefile
+'
+
 test_done
