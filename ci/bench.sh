@@ -217,52 +217,73 @@ call_line() {
 		END { if (n) print n }' "$1"
 }
 
-# Topic directory $1 with a call added after the last call statement of
-# its last patch that adds one: a string new in each run, so that no
-# stage has a result for it yet and every kernel holding the topic is
-# built and booted, and nothing else changes.  Says the directory if it
-# did, nothing for a topic that adds no call (MAINTAINERS only).
-edit_topic() {
-	local patches patch n
+# The last patch of topic directory $1 that adds a call statement to a
+# .c file; nothing for a topic that adds none (MAINTAINERS only).
+patch_to_edit() {
+	local patches patch
 	read_lines patches ls -r "$1"/*.patch
 	for patch in "${patches[@]}"; do
-		n=$(call_line "$patch")
-		[ -n "$n" ] || continue
-		add_patch_line "$patch" "$n" $'+\tbarrier_data("warm edit '"$EDIT_STAMP"'");'
-		say "$1"
-		return
+		[ -z "$(call_line "$patch")" ] || { say "$patch"; return; }
 	done
 }
 
-# make ci on a scratch copy of topics/ with the last $1 topics of the
-# series ("all": every one) that add code edited (edit_topic); its stage
-# times into $BENCH_OUT/warm-edited-$1, and a line "edited kernels-built
+# The patches edited in place, each with its copy in $BENCH_OUT/edited/.
+EDITED=()
+
+# The edited patches back as they were.
+restore_edits() {
+	local i
+	for i in "${!EDITED[@]}"; do
+		cp "$BENCH_OUT/edited/$i.patch" "${EDITED[i]}"
+	done
+	EDITED=()
+}
+
+# Patch $1 with a call added after its last call statement: a string new
+# in each run, so that no stage has a result for it yet and every kernel
+# holding the topic is built and booted, and nothing else changes.  In
+# place, as the maintainer edits: a copy of the topics elsewhere would be
+# another TOPICS_DIR, which every base's state counts anew (pipeline.sh).
+# Its copy first, for restore_edits.
+edit_patch() {
+	mkdir -p "$BENCH_OUT/edited"
+	cp "$1" "$BENCH_OUT/edited/${#EDITED[@]}.patch"
+	EDITED+=("$1")
+	add_patch_line "$1" "$(call_line "$1")" $'+\tbarrier_data("warm edit '"$EDIT_STAMP"'");'
+}
+
+# make ci with the last $1 topics of the series ("all": every one) that
+# add code edited (edit_patch), then restored; its stage times into
+# $BENCH_OUT/warm-edited-$1, and a line "edited kernels-built
 # kernels-booted seconds outcome" into warm-scale-$1.  It may fail, and
 # the times count still: an edit of a topic of the mail series after
 # its last revision was applied makes the pull stage refuse (that is for
 # the next revision), and the stages after a failed one do not run.
 edited_run() {
-	local n=$1 scratch=$BENCH_OUT/topics dirs=() edited=() i dir outcome=passed
+	local n=$1 dirs=() edited=() i patch outcome=passed
 	local log=$BENCH_OUT/warm-edited-$1.log
-	rm -rf "$scratch"
-	cp -r "$TOPICS_DIR" "$scratch"
-	read_lines dirs ls -d "$scratch"/[0-9]*/
+	read_lines dirs ls -d "$TOPICS_DIR"/[0-9]*/
 	EDIT_STAMP=$(date +%s)
 	for ((i = ${#dirs[@]} - 1; i >= 0; i--)); do
 		[ "$n" = all ] || [ "${#edited[@]}" -lt "$n" ] || break
 		# The test topic is in every kernel: not a topic of the series.
 		load_topic "${dirs[i]%/}"
 		[ "$topic_name" != "$SELFTEST_TOPIC" ] || continue
-		dir=$(edit_topic "${dirs[i]%/}")
-		[ -z "$dir" ] || edited+=("$topic_name")
+		patch=$(patch_to_edit "${dirs[i]%/}")
+		[ -z "$patch" ] || edited+=("$patch")
 	done
 	[ "$n" = all ] || [ "${#edited[@]}" = "$n" ] ||
 		die "warm run: only ${#edited[@]} topics add code to edit, not $n"
+	for patch in "${edited[@]}"; do
+		say "bench: $patch edited in place, restored when the run ends (a copy: $BENCH_OUT/edited/${#EDITED[@]}.patch)" >&2
+		edit_patch "$patch"
+	done
 	rm -f "$OUT/pipeline-times.warm"
-	TOPICS_DIR=$scratch make -C "$TOP" --no-print-directory ci 2>&1 | tee "$log" >&2 ||
+	make -C "$TOP" --no-print-directory ci 2>&1 | tee "$log" >&2 ||
 		outcome="failed:$(sed -n -e "s/^warning: stage '\([^']*\)' of base \([^ ]*\) failed.*/\1-\2/p" \
 			-e "s/^warning: stage '\([^']*\)' failed.*/\1/p" "$log" | paste -sd, -)"
-	[ -f "$OUT/pipeline-times.warm" ] || die "warm run with topics ${edited[*]} edited failed before its stages ran"
+	restore_edits
+	[ -f "$OUT/pipeline-times.warm" ] || die "warm run with ${edited[*]} edited failed before its stages ran"
 	cp "$OUT/pipeline-times.warm" "$BENCH_OUT/warm-edited-$n"
 	say "${#edited[@]} $(grep -c '^build: .*: built,' "$log") $(grep -c '^boot: .*: booted,' "$log") $(total_secs "$OUT/pipeline-times.warm") $outcome" \
 		>"$BENCH_OUT/warm-scale-$n"
@@ -343,6 +364,7 @@ bench_pipeline() {
 	[ "${EDITS[0]:-}" = 1 ] && ! grep -qvxE '[1-9][0-9]*|all' < <(printf '%s\n' "${EDITS[@]}") ||
 		die "BENCH_EDITS=${BENCH_EDITS:-}: counts of topics (or all), the first 1"
 	[ -z "${BENCH_COLD:-}" ] || cold_run
+	at_exit restore_edits
 	[ -f "$cold" ] || cold=$OUT/pipeline-times.cold
 	warm_runs
 	say "## Pipeline, seconds of wall time on this machine"
