@@ -169,11 +169,18 @@ apply_series() {
 
 # The topic branches and for-next take the applied series ($1 patches).
 take_into_topics() {
-	local m=$1 applied=refs/heads/applied/$SERIES-$V next missing
+	local m=$1 applied=refs/heads/applied/$SERIES-$V next missing=$1 how="make topics took them"
 	next=$(base_branch for-next)
-	bash "$TOP/topics/regen.sh" >"$WORK/regen.log" 2>&1 || { cat "$WORK/regen.log" >&2; die "review: $V: make topics failed"; }
-	missing=$(tgit rev-list --count "refs/heads/$next..$applied")
-	say "review: $V: $next holds $((m - missing)) of the $m patches of ${applied#refs/heads/}"
+	! tgit rev-parse -q --verify "refs/heads/$next" >/dev/null ||
+		missing=$(tgit rev-list --count "refs/heads/$next..$applied")
+	# regen.sh takes applied/ commits: where make topics did, a
+	# regeneration gives the same refs again (and takes seconds).
+	if [ "$missing" != 0 ]; then
+		bash "$TOP/topics/regen.sh" >"$WORK/regen.log" 2>&1 || { cat "$WORK/regen.log" >&2; die "review: $V: make topics failed"; }
+		missing=$(tgit rev-list --count "refs/heads/$next..$applied")
+		how="topics regenerated"
+	fi
+	say "review: $V: $next holds $((m - missing)) of the $m patches of ${applied#refs/heads/} ($how)"
 	[ "$missing" = 0 ] ||
 		warn "review: $V: topics/ differs from what was sent as $V, or $next is on another base (see $WORK/regen.log)"
 }

@@ -397,7 +397,7 @@ test_expect_success 'review: replies on the list, trailers by b4 trailers -u and
 	test "$(tgit rev-parse applied/printk-safe-v5~7)" = "$BASE_COMMIT" &&
 	# the topics take the applied commits: for-next has each patch once,
 	# with its trailers
-	test_grep "^review: v5: for-next holds 7 of the 7 patches of applied/printk-safe-v5" log &&
+	test_grep "^review: v5: for-next holds 7 of the 7 patches of applied/printk-safe-v5 (topics regenerated)" log &&
 	test "$(tgit rev-parse topic/panic-locks)" = "$(tgit rev-parse applied/printk-safe-v5)" &&
 	test "$(tgit rev-parse topic/vprintk-func)" = "$(tgit rev-parse applied/printk-safe-v5~6)" &&
 	tgit merge-base --is-ancestor applied/printk-safe-v5 for-next &&
@@ -412,6 +412,8 @@ test_expect_success 'review: replies on the list, trailers by b4 trailers -u and
 	bash "$TOP/mail/review.sh" >log 2>&1 &&
 	test_grep "^review: v5: 0 replies posted to <.*>, 4 already on the list" log &&
 	test_grep "^review: v5: applied/printk-safe-v5 applied before, kept" log &&
+	test_grep "^review: v5: for-next holds 7 of the 7 patches of applied/printk-safe-v5 (make topics took them)" log &&
+	tgit rev-parse for-next | test_cmp for-next.before - &&
 	tgit rev-parse applied/printk-safe-v5 | test_cmp applied.before - &&
 	test "$(list_count)" = 39 &&
 	# the thread has the replies now: fetched again, it is the series
