@@ -24,8 +24,8 @@ SUFFIX=
 ACCEL=${ACCEL:-tcg}		# ACCEL=kvm where KVM works
 HANG_SECS=${HANG_SECS:-15}	# silence on the console that means a hang
 # Kernels booted at once (a boot keeps about one host CPU busy, less
-# while the scenarios wait for the console); boot_alone has the panics
-# boot alone.
+# while the scenarios wait for the console); boot_locked keeps the
+# panics from booting beside the others.
 BOOT_JOBS=${BOOT_JOBS:-$(nproc)}
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-300}
 INITRAMFS=$BOOT_OUT/initramfs.cpio
@@ -53,16 +53,16 @@ make_initramfs() {
 # timings repeat exactly; on one vCPU, as QEMU 7.2 with icount never
 # brings up the secondary CPUs.
 qemu_start() {
-	local -a cpus=(-smp 4)
+	local -a cpus=(-smp "${BOOT_SMP:-4}")
 	[ -z "${ICOUNT:-}" ] || cpus=(-smp 1 -icount shift=0,sleep=off)
 	: >"$2"
-	# Without the stage lock (fd 9) and the boot lock (fd 8, boot_alone):
+	# Without the stage lock (fd 9) and the boot locks (fds 7, 8):
 	# a QEMU left behind must not hold them.
 	qemu-system-x86_64 -accel "$ACCEL" "${cpus[@]}" -m 256 -display none \
 		-monitor none -no-reboot -serial "file:$2" \
 		-kernel "$1" -initrd "$INITRAMFS" \
 		-append "console=ttyS0 panic=0 log_buf_len=4M printk.devkmsg=on $3" \
-		>"$2.stderr" 2>&1 </dev/null 8>&- 9>&- &
+		>"$2.stderr" 2>&1 </dev/null 7>&- 8>&- 9>&- &
 }
 
 # Boot $1 with extra command line $3, console to $2; BOOT_RESULT says
@@ -131,16 +131,26 @@ boot_scenarios() {
 	printf '%s\n' "${mine[@]}"
 }
 
-# qemu_boot "$@" with the boot lock taken shared (-s), or alone (-x).  A
-# panic gives the other CPUs 10 ms to stop: with other guests' vCPUs on
-# the host's CPUs, one missed that, and a panic scenario failed.
-boot_alone() {
+# qemu_boot "$@" under the boot locks (fds 7 and 8): a main boot (-s)
+# takes both shared, a panic boot (-x) one of them alone.  A panic gives
+# the other CPUs 10 ms to stop: with another 4-vCPU guest on the host's
+# CPUs, one missed that, and a panic scenario failed.  So panic boots run
+# on 2 vCPUs (BOOT_SMP=2), two at most side by side (4 vCPUs, as one main
+# boot), never beside a main boot.
+boot_locked() {
 	local mode=$1
 	shift
-	exec 8>>"$BOOT_OUT/boot.lock"
-	flock "$mode" 8
+	exec 7>>"$BOOT_OUT/boot.lock.0" 8>>"$BOOT_OUT/boot.lock.1"
+	if [ "$mode" = -s ]; then
+		flock -s 7
+		flock -s 8
+	else
+		until flock -n -x 7 || flock -n -x 8; do
+			sleep 0.1
+		done
+	fi
 	qemu_boot "$@"
-	exec 8>&-
+	exec 7>&- 8>&-
 }
 
 # Scenarios $2... that are of kind $1 (main, own).
@@ -171,7 +181,7 @@ run_kernel() {
 	while [ "$from" -le "${#main[@]}" ]; do
 		n=$((n + 1))
 		log=$BOOT_OUT/$name.main$n.log
-		boot_alone -s "$image" "$log" "pstest.only=$(IFS=, && say "${main[*]}") pstest.from=$from"
+		boot_locked -s "$image" "$log" "pstest.only=$(IFS=, && say "${main[*]}") pstest.from=$from"
 		ktap "$log" >"$log.results"
 		! grep -q '^ktap fail plan' "$log.results" ||
 			die "boot: $log: the KTAP stream is broken: $(grep '^ktap ' "$log.results")"
@@ -189,7 +199,7 @@ run_kernel() {
 	done
 	for scenario in "${own[@]}"; do
 		log=$BOOT_OUT/$name.$scenario.log
-		boot_alone -x "$image" "$log" "pstest.only=$scenario"
+		BOOT_SMP=2 boot_locked -x "$image" "$log" "pstest.only=$scenario"
 		ktap "$log" | grep "^$scenario " >>"$res" ||
 			say "$scenario fail did not start ($log)" >>"$res"
 	done
@@ -387,7 +397,7 @@ report() {
 	{
 		say "# printk_safe boot scenarios"
 		say
-		say "$(date -u '+%Y-%m-%d %H:%M UTC'), QEMU $ACCEL -smp 4, base $(base_ref)."
+		say "$(date -u '+%Y-%m-%d %H:%M UTC'), QEMU $ACCEL -smp 4 (panic scenarios -smp 2), base $(base_ref)."
 		say "Cells: pass / fail / hang (lost N = messages reported lost)."
 		say "A cell marked **!** must pass on that kernel and did not, or must fail"
 		say "there (ci/scenarios) and passed."
@@ -457,7 +467,7 @@ unproven() {
 # scenarios of file $1: the code a boot runs, not that which judges or
 # reports it (a change there boots nothing again); not the scenarios'
 # "fails on" column either: it changes the verdicts, not the boots.
-BOOT_RUNS=(make_initramfs qemu_start qemu_boot kill_tree process_tree boot_alone
+BOOT_RUNS=(make_initramfs qemu_start qemu_boot kill_tree process_tree boot_locked
 	of_kind run_kernel scenario_names ktap)
 harness() {
 	declare -f "${BOOT_RUNS[@]}"

@@ -367,19 +367,23 @@ test_expect_success 'kernels boot side by side, BOOT_JOBS at a time; one failing
 	test_must_fail in_subshell eval "pool_run sleep 0.2 && pool_run false && pool_run sleep 0.2 && pool_wait"
 '
 
-test_expect_success 'a panic boots alone; the other boots side by side' '
+test_expect_success 'panic boots on 2 vCPUs, two side by side, never beside a main boot' '
 	fake_qemu && BOOT_JOBS=2 && RUNNING=0 && mkdir -p running &&
 	eval "fake_$(declare -f qemu_boot)" &&
-	# each boot notes how many were running as it ended
+	# each boot notes its kind, its vCPUs and the kinds of the others
+	# running as it ends
 	qemu_boot() {
-		touch "running/$BASHPID" && sleep 0.3 &&
-		say "${3%% *} $(ls running | wc -l)" >>overlaps && rm "running/$BASHPID" &&
+		local kind=main me=$BASHPID
+		[[ $3 != pstest.only=panic* ]] || kind=panic
+		touch "running/$me.$kind" && sleep 0.3 &&
+		say "$kind ${BOOT_SMP:-4} $(ls running | grep -v "^$me\\." | sed "s/^[0-9]*\\.//" | paste -sd,)" >>overlaps &&
+		rm "running/$me.$kind" &&
 		fake_qemu_boot "$@"
 	} &&
 	pool_run run_kernel k1 && pool_run run_kernel k2 && pool_wait &&
-	test "$(grep -c "^pstest.only=panic" overlaps)" = 8 &&
-	test_must_fail grep "^pstest.only=panic.* 2$" overlaps &&
-	grep "^pstest.only=recursion.* 2$" overlaps
+	test "$(grep -c "^panic 2 " overlaps)" = 8 && test "$(grep -c "^main 4 " overlaps)" = 2 &&
+	test_must_fail grep -E "^panic .*main|^main .*panic" overlaps &&
+	grep "^panic 2 panic$" overlaps && grep "^main 4 main$" overlaps
 '
 
 # A stand-in QEMU that prints nothing and never ends, noting its pid.
