@@ -32,6 +32,14 @@ VERDICT_RUNS=${VERDICT_RUNS:-3}
 # Warm runs with the last N topics edited: 1 first (the inner loop).
 read -r -a EDITS <<<"${BENCH_EDITS:-1 3 all}"
 
+# make ci "$@" without this script's knobs in its environment: make ci
+# counts the environment in its state (ci/pipeline.sh), and a bench's run
+# would otherwise differ from the maintainer's (another base not skipped).
+ci_run() {
+	env -u BENCH_PARTS -u BENCH_EDITS -u BENCH_ROUNDS -u BENCH_COLD -u ICOUNT_RUNS \
+		-u FLOOD_LINES -u SHIFTS -u VERDICT_RUNS "$@" make -C "$TOP" --no-print-directory ci
+}
+
 # A serial console log ends its lines with CR LF.
 console_text() { tr -d '\r' <"$1"; }
 
@@ -279,7 +287,7 @@ edited_run() {
 		edit_patch "$patch"
 	done
 	rm -f "$OUT/pipeline-times.warm"
-	make -C "$TOP" --no-print-directory ci 2>&1 | tee "$log" >&2 ||
+	ci_run 2>&1 | tee "$log" >&2 ||
 		outcome="failed:$(sed -n -e "s/^warning: stage '\([^']*\)' of base \([^ ]*\) failed.*/\1-\2/p" \
 			-e "s/^warning: stage '\([^']*\)' failed.*/\1/p" "$log" | paste -sd, -)"
 	restore_edits
@@ -297,10 +305,10 @@ warm_runs() {
 	local n
 	for n in "${EDITS[@]}"; do
 		edited_run "$n"
-		make -C "$TOP" --no-print-directory ci >&2
+		ci_run >&2
 		cp "$OUT/pipeline-times.warm" "$BENCH_OUT/warm-undone"
 	done
-	make -C "$TOP" --no-print-directory ci >&2
+	ci_run >&2
 	cp "$OUT/pipeline-times.warm" "$BENCH_OUT/warm-unchanged"
 }
 
@@ -328,8 +336,7 @@ scaling() {
 cold_run() {
 	rm -rf "$COLD_CACHE"
 	tgit worktree prune
-	env -u PRINTK_TREE -u CCACHE_DIR PRINTK_CACHE="$COLD_CACHE" \
-		make -C "$TOP" --no-print-directory ci >&2
+	ci_run -u PRINTK_TREE -u CCACHE_DIR PRINTK_CACHE="$COLD_CACHE" >&2
 }
 
 # Seconds of stage $2 in times file $1, "-" if not there.
