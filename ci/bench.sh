@@ -235,14 +235,15 @@ patch_to_edit() {
 	done
 }
 
-# The patches edited in place, each with its copy in $BENCH_OUT/edited/.
+# The patches edited in place, each with its copy: edit_copy INDEX.
 EDITED=()
+edit_copy() { say "$BENCH_OUT/edited/$1.patch"; }
 
 # The edited patches back as they were.
 restore_edits() {
 	local i
 	for i in "${!EDITED[@]}"; do
-		cp "$BENCH_OUT/edited/$i.patch" "${EDITED[i]}"
+		cp "$(edit_copy "$i")" "${EDITED[i]}"
 	done
 	EDITED=()
 }
@@ -254,8 +255,11 @@ restore_edits() {
 # another TOPICS_DIR, which every base's state counts anew (pipeline.sh).
 # Its copy first, for restore_edits.
 edit_patch() {
+	local copy
+	copy=$(edit_copy "${#EDITED[@]}")
+	say "bench: $1 edited in place, restored when the run ends (a copy: $copy)" >&2
 	mkdir -p "$BENCH_OUT/edited"
-	cp "$1" "$BENCH_OUT/edited/${#EDITED[@]}.patch"
+	cp "$1" "$copy"
 	EDITED+=("$1")
 	add_patch_line "$1" "$(call_line "$1")" $'+\tbarrier_data("warm edit '"$EDIT_STAMP"'");'
 }
@@ -283,7 +287,6 @@ edited_run() {
 	[ "$n" = all ] || [ "${#edited[@]}" = "$n" ] ||
 		die "warm run: only ${#edited[@]} topics add code to edit, not $n"
 	for patch in "${edited[@]}"; do
-		say "bench: $patch edited in place, restored when the run ends (a copy: $BENCH_OUT/edited/${#EDITED[@]}.patch)" >&2
 		edit_patch "$patch"
 	done
 	rm -f "$OUT/pipeline-times.warm"
