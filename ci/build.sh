@@ -96,20 +96,19 @@ touch_existing() {
 # $OBJ: every kernel is built at that one path, as the objtool build
 # compares command lines that name it.  One whose last build is not known
 # (a new one, one a build from empty did not finish) starts again, as a
-# copy of the directory of the same inputs whose tree is closest to $2,
-# or empty; not of a partial one (BUILD_TARGETS=changed), whose files
-# outside the image are not tracked.
+# copy of the directory whose tree is closest to $2 among those of the
+# same inputs or, if there is none, of the same worktree (another
+# configuration: Kbuild recompiles what the options that differ reach,
+# and the host programs and objtool are built), or empty; not of a
+# partial one (BUILD_TARGETS=changed), whose files outside the image are
+# not tracked.
 start_dir() {
-	local dir=$BUILD_DIR/kernels/$1 seed n best="" least=""
+	local dir=$BUILD_DIR/kernels/$1 best
 	park_dir
 	if ! known_dir "$dir"; then
 		rm -rf "$dir" "$dir.tmp"
-		for seed in "$BUILD_DIR"/kernels/*; do
-			[[ $seed != *.tmp ]] && [ ! -e "$seed/.partial" ] && known_dir "$seed" &&
-				[ "$(cat "$seed/.inputs")" = "$3" ] || continue
-			n=$(git -C "$WT" diff --no-renames --name-only "$(head -n 1 "$seed/.built")" "$2" | wc -l)
-			[ -n "$least" ] && [ "$n" -ge "$least" ] || best=$seed least=$n
-		done
+		best=$(closest_dir .inputs "$3" "$2")
+		[ -n "$best" ] || best=$(closest_dir .worktree "$WT" "$2")
 		if [ -n "$best" ]; then
 			cp -a "$best" "$dir.tmp"
 		else
@@ -120,7 +119,21 @@ start_dir() {
 	fi
 	say "$1" >"$dir/.name"
 	say "$3" >"$dir/.inputs"
+	say "$WT" >"$dir/.worktree"
 	mv "$dir" "$OBJ"
+}
+
+# The whole directory of a kernel whose file $1 says $2 and whose last
+# build's tree is closest to commit $3, if any.
+closest_dir() {
+	local seed n best="" least=""
+	for seed in "$BUILD_DIR"/kernels/*; do
+		[[ $seed != *.tmp ]] && [ ! -e "$seed/.partial" ] && known_dir "$seed" &&
+			[ -f "$seed/$1" ] && [ "$(cat "$seed/$1")" = "$2" ] || continue
+		n=$(git -C "$WT" diff --no-renames --name-only "$(head -n 1 "$seed/.built")" "$3" | wc -l)
+		[ -n "$least" ] && [ "$n" -ge "$least" ] || best=$seed least=$n
+	done
+	say "$best"
 }
 
 # The directory at $OBJ back to its kernel's place; one of no kernel (an

@@ -192,8 +192,13 @@ test_expect_success 'a configuration in ci/configs is for-next built in a direct
 	mkdir -p "$CONFIGS_DIR" &&
 	test_when_finished "rm -rf \"$CONFIGS_DIR\"" &&
 	printf "CONFIG_FAKE_VARIANT=y\n# CONFIG_FAKE_OFF is not set\n" >"$CONFIGS_DIR/variant.config" &&
+	for dir in "$PRINTK_CACHE"/build/kernels/*/; do
+		: >"$dir/built-before" || return 1
+	done &&
 	build >out &&
 	test_grep "^build: config-variant: built" out &&
+	# It starts as a copy of another kernel'"'"'s directory, not empty.
+	test -f "$PRINTK_CACHE/build/kernels/config-variant/built-before" &&
 	test_grep "^build: for-next: up to date" out &&
 	test_grep "^CONFIG_FAKE_VARIANT=y" "$PRINTK_CACHE/build/kernels/config-variant/.config" &&
 	! grep -q FAKE_VARIANT "$PRINTK_CACHE/build/kernels/for-next/.config" &&
