@@ -9,19 +9,27 @@
 # skipped ("ok N # SKIP why") or a script skipped ("1..0 # SKIP why") is
 # counted as a skip, never as a pass.  Ends with one line:
 # "N passed, N failed, N skipped".
+# TEST_JOBS scripts run at a time (default: one per CPU), each one's
+# output shown whole when it ends; each script has a cache of its own
+# (test-lib.sh), so that they cannot meet.  The mail test, half of the
+# whole time, starts first and the others run beside it.
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 main() {
-	local tests=("$TOP"/ci/t/t[0-9]*.sh "$TOP/cocci/run-tests.sh")
+	local first=$TOP/ci/t/t0600-mail.sh
+	local tests=("$first" "$TOP"/ci/t/t[0-9]*.sh "$TOP/cocci/run-tests.sh")
 	[ $# = 0 ] || tests=("$@")
 	# A failure is reported by the harness and the totals line.
-	perl - "${tests[@]}" <<-'PERL' || exit 1
+	TEST_JOBS=${TEST_JOBS:-$(nproc)} perl - "${tests[@]}" <<-'PERL' || exit 1
 	use strict;
 	use warnings;
 	use TAP::Harness;
 
-	my $harness = TAP::Harness->new({ exec => ['bash'], verbosity => 1, merge => 1, timer => 1 });
-	my $aggregate = $harness->runtests(@ARGV);
+	my %seen;
+	my @scripts = grep { !$seen{$_}++ } @ARGV;
+	my $harness = TAP::Harness->new({ exec => ['bash'], verbosity => 1, merge => 1, timer => 1,
+					  jobs => $ENV{TEST_JOBS} });
+	my $aggregate = $harness->runtests(@scripts);
 	my ($passed, $failed, $skipped) = (0, 0, 0);
 	for my $script ($aggregate->descriptions) {
 		my ($parser) = $aggregate->parsers($script);
