@@ -97,8 +97,8 @@ touch_existing() {
 # compares command lines that name it.  One whose last build is not known
 # (a new one, one a build from empty did not finish) starts again, as a
 # copy of the directory whose tree is closest to $2 among those of the
-# same inputs or, if there is none, of the same worktree (another
-# configuration: Kbuild recompiles what the options that differ reach,
+# same inputs or, if there is none, of inputs $4, the default
+# configuration's (Kbuild recompiles what the options that differ reach,
 # and the host programs and objtool are built), or empty; not of a
 # partial one (BUILD_TARGETS=changed), whose files outside the image are
 # not tracked.
@@ -107,8 +107,8 @@ start_dir() {
 	park_dir
 	if ! known_dir "$dir"; then
 		rm -rf "$dir" "$dir.tmp"
-		best=$(closest_dir .inputs "$3" "$2")
-		[ -n "$best" ] || best=$(closest_dir .worktree "$WT" "$2")
+		best=$(closest_dir "$3" "$2")
+		[ -n "$best" ] || best=$(closest_dir "$4" "$2")
 		if [ -n "$best" ]; then
 			cp -a "$best" "$dir.tmp"
 		else
@@ -119,18 +119,17 @@ start_dir() {
 	fi
 	say "$1" >"$dir/.name"
 	say "$3" >"$dir/.inputs"
-	say "$WT" >"$dir/.worktree"
 	mv "$dir" "$OBJ"
 }
 
-# The whole directory of a kernel whose file $1 says $2 and whose last
-# build's tree is closest to commit $3, if any.
+# The whole directory of a kernel of build inputs $1 whose last build's
+# tree is closest to commit $2, if any.
 closest_dir() {
 	local seed n best="" least=""
 	for seed in "$BUILD_DIR"/kernels/*; do
 		[[ $seed != *.tmp ]] && [ ! -e "$seed/.partial" ] && known_dir "$seed" &&
-			[ -f "$seed/$1" ] && [ "$(cat "$seed/$1")" = "$2" ] || continue
-		n=$(git -C "$WT" diff --no-renames --name-only "$(head -n 1 "$seed/.built")" "$3" | wc -l)
+			[ "$(cat "$seed/.inputs")" = "$1" ] || continue
+		n=$(git -C "$WT" diff --no-renames --name-only "$(head -n 1 "$seed/.built")" "$2" | wc -l)
 		[ -n "$least" ] && [ "$n" -ge "$least" ] || best=$seed least=$n
 	done
 	say "$best"
@@ -186,8 +185,10 @@ build_one() {
 		how="up to date"
 		touch "$key".*
 	else
-		# The seeds of a directory: the same inputs on the same base.
-		start_dir "$name${IMAGE_TAG:-}" "$commit" "$(key_of "$inputs" "$WT")"
+		# The seeds of a directory: the same inputs on the same base, else
+		# the default configuration there.
+		start_dir "$name${IMAGE_TAG:-}" "$commit" "$(key_of "$inputs" "$WT")" \
+			"$(key_of "$(KCONFIG_EXTRA="" build_inputs)" "$WT")"
 		checkout_for "$commit"
 		configure_once "$inputs" strict
 		# Reported as a failed build if it fails (build_results).

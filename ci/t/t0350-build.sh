@@ -193,18 +193,30 @@ test_expect_success 'a configuration in ci/configs is for-next built in a direct
 	test_when_finished "rm -rf \"$CONFIGS_DIR\"" &&
 	printf "CONFIG_FAKE_VARIANT=y\n# CONFIG_FAKE_OFF is not set\n" >"$CONFIGS_DIR/variant.config" &&
 	for dir in "$PRINTK_CACHE"/build/kernels/*/; do
-		: >"$dir/built-before" || return 1
+		: >"$dir/copied" || return 1
 	done &&
 	build >out &&
 	test_grep "^build: config-variant: built" out &&
-	# It starts as a copy of another kernel'"'"'s directory, not empty.
-	test -f "$PRINTK_CACHE/build/kernels/config-variant/built-before" &&
+	# A copy of another kernel'"'"'s directory, not an empty one.
+	test -f "$PRINTK_CACHE/build/kernels/config-variant/copied" &&
 	test_grep "^build: for-next: up to date" out &&
 	test_grep "^CONFIG_FAKE_VARIANT=y" "$PRINTK_CACHE/build/kernels/config-variant/.config" &&
 	! grep -q FAKE_VARIANT "$PRINTK_CACHE/build/kernels/for-next/.config" &&
 	test "$(cat "$PRINTK_CACHE/images/config-variant.commit")" = "$(git -C "$PRINTK_TREE" rev-parse for-next)" &&
 	build >out &&
 	test_grep "^build: config-variant: up to date" out
+'
+
+test_expect_success 'another configuration starts from a kernel of the default one, not from the first' '
+	mkdir -p "$CONFIGS_DIR" &&
+	test_when_finished "rm -rf \"$CONFIGS_DIR\"" &&
+	printf "CONFIG_FAKE_VARIANT=y\n# CONFIG_FAKE_OFF is not set\n" >"$CONFIGS_DIR/variant.config" &&
+	printf "CONFIG_FAKE_ANOTHER=y\n" >"$CONFIGS_DIR/another.config" &&
+	rm "$PRINTK_CACHE/build/kernels/config-variant/copied" &&
+	build >out &&
+	test_grep "^build: config-variant: up to date" out &&
+	test_grep "^build: config-another: built" out &&
+	test -f "$PRINTK_CACHE/build/kernels/config-another/copied"
 '
 
 test_expect_success 'an option a configuration unsets but the build keeps fails it, named' '
