@@ -27,8 +27,11 @@ main() {
 
 	my %seen;
 	my @scripts = grep { !$seen{$_}++ } @ARGV;
+	# The File formatter on a terminal too: the Console one shows nothing
+	# of a script while another runs.
 	my $harness = TAP::Harness->new({ exec => ['bash'], verbosity => 1, merge => 1, timer => 1,
-					  jobs => $ENV{TEST_JOBS} });
+					  jobs => $ENV{TEST_JOBS},
+					  formatter_class => 'TAP::Formatter::File' });
 	my $aggregate = $harness->runtests(@scripts);
 	my ($passed, $failed, $skipped) = (0, 0, 0);
 	for my $script ($aggregate->descriptions) {
