@@ -589,6 +589,11 @@ prune_cache() {
 # build is reproducible: the same tree and config give the same bzImage.
 JOBS=${JOBS:-$(($(nproc) + 1))}
 export CCACHE_DIR=${CCACHE_DIR:-$PRINTK_CACHE/ccache}
+# ccache's depend mode keys a result by the headers of the compiler's own
+# dependency file (Kbuild's -Wp,-MMD), so a miss does not run the
+# preprocessor a second time: a cold kernel/ lib/ mm/ took 149 s so, 200 s
+# in the default mode and 137 s without ccache.  The objects are the same.
+export CCACHE_DEPEND=1
 kmake() {
 	make -C "$WT" O="$OBJ" -j"$JOBS" CC="ccache gcc" \
 		KBUILD_BUILD_TIMESTAMP="printk-tree" KBUILD_BUILD_USER=printk \
