@@ -108,7 +108,7 @@ start_dir() {
 	if ! known_dir "$dir"; then
 		rm -rf "$dir" "$dir.tmp"
 		best=$(closest_dir "$3" "$2")
-		[ -n "$best" ] || best=$(closest_dir "$4" "$2")
+		[ -n "$best" ] || [ "$4" = "$3" ] || best=$(closest_dir "$4" "$2")
 		if [ -n "$best" ]; then
 			cp -a "$best" "$dir.tmp"
 		else

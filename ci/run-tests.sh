@@ -16,23 +16,25 @@
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 main() {
-	local first=$TOP/ci/t/t0600-mail.sh
-	local tests=("$first" "$TOP"/ci/t/t[0-9]*.sh "$TOP/cocci/run-tests.sh")
-	[ $# = 0 ] || tests=("$@")
+	local first=$TOP/ci/t/t0600-mail.sh tests=("$@") script
+	if [ $# = 0 ]; then
+		tests=("$first")
+		for script in "$TOP"/ci/t/t[0-9]*.sh "$TOP/cocci/run-tests.sh"; do
+			[ "$script" = "$first" ] || tests+=("$script")
+		done
+	fi
 	# A failure is reported by the harness and the totals line.
 	TEST_JOBS=${TEST_JOBS:-$(nproc)} perl - "${tests[@]}" <<-'PERL' || exit 1
 	use strict;
 	use warnings;
 	use TAP::Harness;
 
-	my %seen;
-	my @scripts = grep { !$seen{$_}++ } @ARGV;
 	# The File formatter on a terminal too: the Console one shows nothing
 	# of a script while another runs.
 	my $harness = TAP::Harness->new({ exec => ['bash'], verbosity => 1, merge => 1, timer => 1,
 					  jobs => $ENV{TEST_JOBS},
 					  formatter_class => 'TAP::Formatter::File' });
-	my $aggregate = $harness->runtests(@scripts);
+	my $aggregate = $harness->runtests(@ARGV);
 	my ($passed, $failed, $skipped) = (0, 0, 0);
 	for my $script ($aggregate->descriptions) {
 		my ($parser) = $aggregate->parsers($script);
