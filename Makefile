@@ -41,7 +41,7 @@ list-stop: ## stop the list's server
 send: ## send the revisions up to V (make send V=5) to the list, with b4 send
 	@mail/export.sh v$(or $(V),$(error make send needs the revision: make send V=5))
 
-mail: ## send v1..v5 to the list, fetch them back, compile each revision
+mail: ## send v1..v6 to the list, fetch them back, compile each revision
 	@mail/export.sh
 
 review: ## reviewers reply on the list; b4 trailers -u and b4 shazam take the trailers

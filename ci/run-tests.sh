@@ -11,16 +11,16 @@
 # "N passed, N failed, N skipped".
 # TEST_JOBS scripts run at a time (default: one per CPU), each one's
 # output shown whole when it ends; each script has a cache of its own
-# (test-lib.sh), so that they cannot meet.  The mail test, half of the
-# whole time, starts first and the others run beside it.
+# (test-lib.sh), so that they cannot meet.  The mail tests, the longest,
+# start first and the others run beside them.
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 main() {
-	local first=$TOP/ci/t/t0600-mail.sh tests=("$@") script
+	local first=("$TOP/ci/t/t0600-mail.sh" "$TOP/ci/t/t0610-mail-6.12.sh") tests=("$@") script
 	if [ $# = 0 ]; then
-		tests=("$first")
+		tests=("${first[@]}")
 		for script in "$TOP"/ci/t/t[0-9]*.sh "$TOP/cocci/run-tests.sh"; do
-			[ "$script" = "$first" ] || tests+=("$script")
+			[[ " ${first[*]} " == *" $script "* ]] || tests+=("$script")
 		done
 	fi
 	# A failure is reported by the harness and the totals line.

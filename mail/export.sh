@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# export.sh - send the v1..v5 mail series to the printk list (make mail)
+# export.sh - send the v1..v6 mail series to the printk list (make mail)
 #
 # Each revision vN (mail/vN/revision.conf) is a patch series: the last one
 # is the series topics as they are in topics/ now, the earlier ones are
@@ -118,15 +118,39 @@ get_maintainers() {
 	matching -vxFf "$WORK/to" "$WORK/lists" >"$WORK/cc"
 }
 
-# The cover letter of revision $1 (number $2): the text of mail/$1/cover
-# (or else mail/cover), the To/Cc trailers b4 send turns into headers,
-# then below "---" the changes since v1, newest first, as b4's reroll
-# writes them, and the range-diff against the revision before
-# ($WORK/range-diff, from b4 prep --compare-to).
+# The cover letter text of revision $1: mail/$1/cover, else that of the
+# newest revision before it that has one (a cover letter carries over to
+# the next revision), else mail/cover.
+cover_text() {
+	local i
+	for ((i = ${#REVISIONS[@]} - 1; i >= 0; i--)); do
+		[[ ${REVISIONS[i]#v} -le ${1#v} && -f $MAIL_DIR/${REVISIONS[i]}/cover ]] || continue
+		say "$MAIL_DIR/${REVISIONS[i]}/cover"
+		return
+	done
+	say "$MAIL_DIR/cover"
+}
+
+# What the messages of the loaded revision $1 are made of: its patches
+# $2..., cover letter, changes, name, date and base, and the recipients.
+# Not where the patches are kept (topics/ until the next revision, then
+# mail/$1/), so that keeping a sent revision's patches changes nothing.
+revision_inputs() {
+	local v=$1
+	shift
+	cat "$@" "$(cover_text "$v")" "$WORK/MAINTAINERS"
+	[ ! -f "$MAIL_DIR/$v/changes" ] || cat "$MAIL_DIR/$v/changes"
+	say "$rev_name $rev_date $rev_base"
+}
+
+# The cover letter of revision $1 (number $2): its text (cover_text),
+# the To/Cc trailers b4 send turns into headers, then below "---" the
+# changes since v1, newest first, as b4's reroll writes them, and the
+# range-diff against the revision before ($WORK/range-diff, from b4 prep
+# --compare-to).
 cover_letter() {
-	local v=$1 n=$2 k id text=$MAIL_DIR/$1/cover
-	[ -f "$text" ] || text=$MAIL_DIR/cover
-	sed -e "s/@NAME@/$rev_name/g" -e "s|@BASE@|$REV_BASE|g" "$text"
+	local v=$1 n=$2 k id
+	sed -e "s/@NAME@/$rev_name/g" -e "s|@BASE@|$REV_BASE|g" "$(cover_text "$v")"
 	say
 	sed 's/^/To: /' "$WORK/to"
 	sed 's/^/Cc: /' "$WORK/cc"
@@ -314,7 +338,7 @@ export_revision() {
 	read_lines patches revision_patches "$v"
 	[ "${#patches[@]}" -gt 0 ] || die "$MAIL_NAME/$v: no patches"
 	m=${#patches[@]}
-	inputs=$(cat "${patches[@]}" "$MAIL_DIR/$v"/* "$MAIL_DIR/cover" "$WORK/MAINTAINERS")
+	inputs=$(revision_inputs "$v" "${patches[@]}")
 	key=$(key_of "$inputs" "$CHANGE_ID $BASE_COMMIT" "$AS_NAME <$AS_EMAIL>")
 	if [ -f "$(sent_record "$v")" ]; then
 		frozen_revision "$v" "$m" "$key"

@@ -1,44 +1,18 @@
 #!/usr/bin/env bash
-# t0600-mail.sh - mail/export.sh sends the v1..v5 series to the list
+# t0600-mail.sh - mail/export.sh sends the v1..v6 series to the list,
+# review.sh and pull.sh take it into for-next and for-linus
 #
 # Runs the export on a clone of the kernel tree of make ci (it needs the
 # topic branches of 'make topics', b4 and public-inbox), in the scratch
-# directory, with a list of its own; the export starts its server and
-# stops it.
-. "$(dirname "$0")/../test-lib.sh"
+# directory, with a list of its own (mail-lib.sh).  The 6.12 series is
+# t0610's, so that the two can run side by side.
+. "$(dirname "$0")/mail-lib.sh"
 
-test_have_prereq KERNEL_TREE || skip_all "needs the kernel tree of make ci (run after make ci)"
-command -v b4 >/dev/null || skip_all "b4 is not installed"
-command -v public-inbox-httpd >/dev/null || skip_all "public-inbox is not installed (make deps)"
-at_exit env -C / bash "$TOP/mail/list.sh" stop
-use_kernel_tree
-# Not the identity the patches in topics/ and mail/ were made with: the
-# export must mail them as this maintainer.  A long domain, as real ones
-# can be: b4's Message-Ids then do not fit a header line.
-MAINTAINER_EMAIL=maintainer@users.noreply.maintainers.printk-list.test
-MAINTAINER="Test Maintainer <$MAINTAINER_EMAIL>"
-tgit config user.name "Test Maintainer"
-tgit config user.email "$MAINTAINER_EMAIL"
-
-export OUT=$TRASH/out
-# The revisions' builds belong to make mail, not to these message checks.
-export MAIL_NO_BUILD=1
-export MAIL_COMMIT_DATE=$(date -u +%Y-%m-%dT00:00:00Z)
 MAIL=$OUT/mail
 BASE_COMMIT=$(tgit rev-parse "$(base_ref)^{commit}")
 CHANGE_ID=$(grep -v '^#' "$TOP/mail/change-id")
 WT=$PRINTK_CACHE/worktrees/mail
-
-# Header $2 of message file $1, unfolded.
-hdr() {
-	awk -v name="$2" '
-		/^$/ { exit }
-		/^[ \t]/ { if (keep) { sub(/^[ \t]+/, " "); value = value $0 }; next }
-		{ if (keep) exit; keep = (tolower($0) ~ "^" tolower(name) ":") }
-		keep { value = substr($0, length(name) + 3) }
-		END { print value }
-	' "$1"
-}
+REVISIONS="v1 v2 v3 v4 v5 v6"
 
 # The files the changelog checks read, of each revision ref $@:
 # printk_safe.c, printk.c and panic.c as safe.REF, printk.REF, panic.REF.
@@ -60,16 +34,16 @@ expected_subjects() {
 	case $v in
 	v1) pfx="PATCH RFC" name=alt_printk n=5 ;;
 	v2) pfx="PATCH RFC v2" name=alt_printk n=6 ;;
-	v5) pfx="PATCH RFC $v" name=printk_safe n=7 ;;
+	v5 | v6) pfx="PATCH RFC $v" name=printk_safe n=7 ;;
 	*) pfx="PATCH RFC $v" name=printk_safe n=6 ;;
 	esac
-	if [ "$v" = v5 ]; then
+	if [ "$n" = 7 ]; then
 		say "[$pfx 0/$n] printk: keep what 6.1's ringbuffer drops in printk_safe buffers"
 	else
 		say "[$pfx 0/$n] printk: use $name to handle printk() recursive calls"
 	fi
 	{
-		if [ "$v" = v5 ]; then
+		if [ "$n" = 7 ]; then
 			say "printk: honour NMI and printk_safe context in vprintk_emit()"
 			say "printk: call printk_safe_init() and printk_safe_flush_on_panic() again"
 		else
@@ -83,7 +57,7 @@ expected_subjects() {
 		v2) say "printk: use printk_safe buffers"
 		    say "printk: report printk recursion"
 		    say "printk: remove zap_locks() function" ;;
-		v5) say "printk: report lost messages in printk safe/nmi contexts"
+		v5 | v6) say "printk: report lost messages in printk safe/nmi contexts"
 		    say "printk: use printk_safe buffers"
 		    say "printk: let printk_safe limit printk() recursion"
 		    say "printk: do not deadlock on printk locks in panic()" ;;
@@ -112,25 +86,26 @@ am_tree() {
 	GIT_INDEX_FILE=$dir/index tgit write-tree
 }
 
-test_expect_success 'export sends five revisions to the list and reports each' '
+test_expect_success 'export sends six revisions to the list and reports each' '
 	bash "$TOP/mail/export.sh" >log &&
 	cat log &&
-	test "$(grep -c "^mail: v[1-5]: sending" log)" = 5 &&
-	test "$(grep -c "^mail: v[1-5]: sent as <.*>, .* patches + cover" log)" = 5 &&
+	test "$(grep -c "^mail: v[1-6]: sending" log)" = 6 &&
+	test "$(grep -c "^mail: v[1-6]: sent as <.*>, .* patches + cover" log)" = 6 &&
 	test_grep "^mail: v1: sent as <.*>, 5 patches + cover" log &&
 	test_grep "^mail: v4: sent as <.*>, 6 patches + cover" log &&
 	test_grep "^mail: v5: sent as <.*>, 7 patches + cover" log &&
+	test_grep "^mail: v6: sent as <.*>, 7 patches + cover" log &&
 	test_grep "change-id $CHANGE_ID" log &&
 	test_grep "^list: stopped" log &&
-	# 5 covers and 5 + 6 + 6 + 6 + 7 patches
-	test "$(list_count)" = 35 &&
-	for v in v1 v2 v3 v4 v5; do
+	# 6 covers and 5 + 6 + 6 + 6 + 7 + 7 patches
+	test "$(list_count)" = 43 &&
+	for v in $REVISIONS; do
 		test -s "$MAIL/$v.mbox" && messages $v >/dev/null || return 1
 	done
 '
 
 test_expect_success 'subjects: the seed subjects, numbered, cover letter first' '
-	for v in v1 v2 v3 v4 v5; do
+	for v in $REVISIONS; do
 		expected_subjects $v >expect &&
 		for m in $(messages $v); do hdr "$m" Subject; done >actual &&
 		test_cmp expect actual || return 1
@@ -138,7 +113,7 @@ test_expect_success 'subjects: the seed subjects, numbered, cover letter first' 
 '
 
 test_expect_success 'threading: every patch replies to its cover letter' '
-	for v in v1 v2 v3 v4 v5; do
+	for v in $REVISIONS; do
 		cover=$(messages $v | head -n 1) &&
 		id=$(hdr "$cover" Message-Id) &&
 		case $id in "<$(echo "$CHANGE_ID" | sed "s/-[0-9a-f]*$//")-$v-0-"*) ;; *) echo "cover id $id"; return 1 ;; esac &&
@@ -151,28 +126,31 @@ test_expect_success 'threading: every patch replies to its cover letter' '
 '
 
 test_expect_success 'covers: base-commit, one change-id, changelog with links, range-diff' '
-	for v in v1 v2 v3 v4 v5; do
+	for v in $REVISIONS; do
 		cover=$(messages $v | head -n 1) &&
 		test_grep "^base-commit: $BASE_COMMIT\$" "$cover" &&
 		test_grep "^change-id: $CHANGE_ID\$" "$cover" || return 1
 	done &&
 	! grep -q "^Changes in" "$(messages v1 | head -n 1)" &&
-	cover=$(messages v5 | head -n 1) &&
+	cover=$(messages v6 | head -n 1) &&
 	grep "^Changes in v" "$cover" >actual &&
-	printf "Changes in v%s:\n" 5 4 3 2 >expect &&
+	printf "Changes in v%s:\n" 6 5 4 3 2 >expect &&
 	test_cmp expect actual &&
-	for k in 1 2 3 4; do
+	# v6 keeps the cover letter of v5
+	test_grep "^In v5 a message of NMI context" "$cover" &&
+	for k in 1 2 3 4 5; do
 		id=$(hdr "$(messages v$k | head -n 1)" Message-Id | tr -d "<>") &&
 		test_grep "^- Link to v$k: https://lore.kernel.org/r/$id\$" "$cover" || return 1
 	done &&
-	test_grep "^Range-diff against v4:" "$cover" &&
+	test_grep "^Range-diff against v5:" "$cover" &&
+	test_grep "^Range-diff against v4:" "$(messages v5 | head -n 1)" &&
 	test_grep "^Range-diff against v1:" "$(messages v2 | head -n 1)" &&
-	# against v4 as sent: its left side is what b4 tagged
+	# against v5 as sent: its left side is what b4 tagged
 	sed -n "s/^ *[0-9]*:  \([0-9a-f]*\) [=!<] .*/\1/p" "$cover" >left &&
-	test "$(wc -l <left)" = 6 &&
-	tgit rev-list "$BASE_COMMIT..sent/printk-safe-v4" >sent &&
+	test "$(wc -l <left)" = 7 &&
+	tgit rev-list "$BASE_COMMIT..sent/printk-safe-v5" >sent &&
 	while read -r c; do
-		grep -q "^$c" sent || { echo "$c is not a commit of sent/printk-safe-v4"; return 1; }
+		grep -q "^$c" sent || { echo "$c is not a commit of sent/printk-safe-v5"; return 1; }
 	done <left
 '
 
@@ -186,7 +164,7 @@ test_expect_success 'the changelogs of the ported v2..v4 say which changes are 2
 '
 
 test_expect_success 'each patch is from the maintainer running the export, crediting the 2016 one' '
-	for v in v1 v2 v3 v4 v5; do
+	for v in $REVISIONS; do
 		for m in $(messages $v | tail -n +2); do
 			test "$(hdr "$m" From)" = "$MAINTAINER" &&
 			sed "/^---\$/,\$d" "$m" >body &&
@@ -195,12 +173,12 @@ test_expect_success 'each patch is from the maintainer running the export, credi
 			test_grep "Sergey Senozhatsky" body || { echo "in $m"; return 1; }
 		done || return 1
 	done &&
-	! grep -l "Seed 840804d4\|a-seed-840804d4" "$MAIL"/v[1-5].mbox
+	! grep -l "Seed 840804d4\|a-seed-840804d4" "$MAIL"/v[1-6].mbox
 '
 
 test_expect_success 'To/Cc: get_maintainer.pl on the tree of topic/maintainers' '
 	tgit show topic/maintainers:MAINTAINERS >MAINTAINERS &&
-	. "$TOP/mail/v5/revision.conf" &&
+	. "$TOP/mail/v6/revision.conf" &&
 	patches=$(for t in $rev_topics; do topic_patches "$TOPICS_DIR/$t"; done) &&
 	opts="--mpath $TRASH/MAINTAINERS --nogit --nogit-fallback --nogit-chief-penguins --norolestats --nofixes" &&
 	(cd "$WT" && perl scripts/get_maintainer.pl $opts --nol $patches) >to &&
@@ -210,16 +188,16 @@ test_expect_success 'To/Cc: get_maintainer.pl on the tree of topic/maintainers' 
 	test_grep "^John Ogness <john.ogness@linutronix.de>\$" to &&
 	test_grep "^Petr Mladek <pmladek@suse.com>\$" to &&
 	test_grep "^linux-kernel@vger.kernel.org\$" cc &&
-	test "$(messages v5 | wc -l)" = 8 &&
+	test "$(messages v6 | wc -l)" = 8 &&
 	# b4 also Cc:s the addresses in the trailers of a patch: stable@ for patch 1
-	test_grep "stable@vger.kernel.org" <(hdr "$(messages v5 | sed -n 2p)" Cc) &&
-	for m in $(messages v5); do
+	test_grep "stable@vger.kernel.org" <(hdr "$(messages v6 | sed -n 2p)" Cc) &&
+	for m in $(messages v6); do
 		hdr "$m" To | sed "s/, */\n/g" | sed "/^\$/d" >actual &&
 		test_cmp to actual &&
 		hdr "$m" Cc | sed "s/, */\n/g" | sed "/^\$/d" | grep -vx "stable@vger.kernel.org" >actual &&
 		test_cmp cc actual || return 1
 	done &&
-	cat "$MAIL"/v[1-5].mbox >all &&
+	cat "$MAIL"/v[1-6].mbox >all &&
 	# mailed today: the addresses of today, not those of 2016 (which
 	# only the Message-Ids of the 2016 postings in Link: still carry)
 	awk "/^From /{ h = 1 } h && /^\$/{ h = 0 } h" all >headers &&
@@ -228,8 +206,8 @@ test_expect_success 'To/Cc: get_maintainer.pl on the tree of topic/maintainers' 
 '
 
 test_expect_success 'each mbox applies onto the base to the tree it came from' '
-	test "$(am_tree "$MAIL/v5.mbox")" = "$(tgit rev-parse topic/panic-locks^{tree})" &&
-	for v in v1 v2 v3 v4; do
+	test "$(am_tree "$MAIL/v6.mbox")" = "$(tgit rev-parse topic/panic-locks^{tree})" &&
+	for v in v1 v2 v3 v4 v5; do
 		GIT_INDEX_FILE=$TRASH/index tgit read-tree "$BASE_COMMIT" &&
 		for p in "$TOP/mail/$v"/*.patch; do
 			GIT_INDEX_FILE=$TRASH/index tgit apply --cached "$p" || return 1
@@ -240,7 +218,7 @@ test_expect_success 'each mbox applies onto the base to the tree it came from' '
 '
 
 test_expect_success 'b4 am takes the cover letter and every patch from each mbox' '
-	for v in v1 v2 v3 v4 v5; do
+	for v in $REVISIONS; do
 		n=$(($(messages $v | wc -l) - 1)) &&
 		rm -rf am && mkdir am &&
 		(cd am && b4 --offline-mode --no-interactive am -m "$MAIL/$v.mbox" -o .) >log 2>&1 &&
@@ -250,10 +228,10 @@ test_expect_success 'b4 am takes the cover letter and every patch from each mbox
 	done
 '
 
-test_expect_success 'b4 reads the prep branch back: v6 next, the change-id, the sent ones' '
+test_expect_success 'b4 reads the prep branch back: v7 next, the change-id, the sent ones' '
 	(cd "$WT" && b4 --offline-mode prep --show-info) >info 2>&1 &&
-	test_grep "^revision: 6\$" info &&
-	for v in v1 v2 v3 v4 v5; do
+	test_grep "^revision: 7\$" info &&
+	for v in $REVISIONS; do
 		id=$(hdr "$(messages $v | head -n 1)" Message-Id | tr -d "<>") &&
 		test_grep "^series-$v: .*\.\.sent/printk-safe-$v $id\$" info || return 1
 	done &&
@@ -322,16 +300,53 @@ test_expect_success 'v5 differs from v4 as its changelog says' '
 	test_cmp expect changed
 '
 
+test_expect_success 'v6 differs from v5 as its changelog says: printk.h changes once' '
+	test "$(tgit rev-parse "mail/v6^{tree}")" = "$(tgit rev-parse "mail/v5^{tree}")" &&
+	# the patches of each revision that change include/linux/printk.h
+	for v in v5 v6; do
+		for k in 6 5 4 3 2 1 0; do
+			tgit diff --quiet "mail/$v~$((k + 1))" "mail/$v~$k" -- include/linux/printk.h ||
+				echo $((7 - k))
+		done >printk.h.$v || return 1
+	done &&
+	printf "%s\n" 2 3 >expect &&
+	test_cmp expect printk.h.v5 &&
+	echo 2 >expect &&
+	test_cmp expect printk.h.v6 &&
+	test_grep "^+void printk_safe_flush_on_panic(void)" "$(messages v6 | sed -n 3p)"
+'
+
 test_expect_success 'a second export sends nothing: tags, list and mboxes unchanged' '
 	tgit for-each-ref refs/tags/sent/ >tags.before &&
 	cp -r "$MAIL" first &&
 	bash "$TOP/mail/export.sh" >log 2>&1 &&
-	test "$(grep -c "^mail: v[1-5]: sent as <.*>, unchanged" log)" = 5 &&
+	test "$(grep -c "^mail: v[1-6]: sent as <.*>, unchanged" log)" = 6 &&
 	! grep -q "sending" log &&
 	tgit for-each-ref refs/tags/sent/ >tags.after &&
 	test_cmp tags.before tags.after &&
-	test "$(list_count)" = 35 &&
+	test "$(list_count)" = 43 &&
 	diff -r first "$MAIL"
+'
+
+test_expect_success 'keeping a sent revision in mail/vN changes nothing; a change to it is warned about' '
+	# a copy of this repository where v6 is kept, as when v7 is made
+	mkdir copy &&
+	cp -r "$TOP/ci" "$TOP/mail" "$TOP/topics" "$TOP/tree-setup" copy/ &&
+	. "$TOP/mail/v6/revision.conf" &&
+	k=0 &&
+	for t in $rev_topics; do
+		k=$((k + 1)) &&
+		p=$(topic_patches "$TOP/topics/$t") &&
+		cp "$p" "copy/mail/v6/$(printf %04d $k)-${p##*/0001-}" || return 1
+	done &&
+	grep -v "^rev_topics=" "$TOP/mail/v6/revision.conf" >copy/mail/v6/revision.conf &&
+	bash copy/mail/export.sh >log 2>&1 &&
+	test "$(grep -c "^mail: v[1-6]: sent as <.*>, unchanged" log)" = 6 &&
+	! grep -q "changed since it was sent" log &&
+	echo "- a change made after it was sent" >>copy/mail/v6/changes &&
+	bash copy/mail/export.sh >log 2>&1 &&
+	test_grep "^warning: v6: its patches, cover or recipients have changed since it was sent" log &&
+	test "$(list_count)" = 43
 '
 
 test_expect_success 'a revision stays on the base it was made on: a newer base changes nothing sent' '
@@ -339,7 +354,7 @@ test_expect_success 'a revision stays on the base it was made on: a newer base c
 	tgit tag distro/6.1.999 "$newer" &&
 	test_when_finished "tgit tag -d distro/6.1.999" &&
 	bash "$TOP/mail/export.sh" >log 2>&1 &&
-	test "$(grep -c "^mail: v[1-5]: sent as <.*>, unchanged" log)" = 5 &&
+	test "$(grep -c "^mail: v[1-6]: sent as <.*>, unchanged" log)" = 6 &&
 	! grep -q "changed since it was sent" log &&
 	tgit for-each-ref refs/tags/sent/ >tags.after &&
 	test_cmp tags.before tags.after
@@ -351,7 +366,7 @@ test_expect_success 'a revision whose base the tree lacks is refused, naming the
 	tgit tag -d distro/6.1.192 &&
 	test_when_finished "tgit update-ref refs/tags/distro/6.1.192 $tag && tgit tag -d distro/6.1.999" &&
 	test_must_fail bash "$TOP/mail/export.sh" >log 2>&1 &&
-	test_grep "^error: mail/v5 is made on distro/6.1.192, which .* does not have (it has distro/6.1.999[ )]" log &&
+	test_grep "^error: mail/v6 is made on distro/6.1.192, which .* does not have (it has distro/6.1.999[ )]" log &&
 	tgit for-each-ref refs/tags/sent/ >tags.after &&
 	test_cmp tags.before tags.after
 '
@@ -378,12 +393,12 @@ test_expect_success 'messages gone from the output are fetched back; a thread mi
 test_expect_success 'review: replies on the list, trailers by b4 trailers -u and by b4 shazam' '
 	{ bash "$TOP/mail/review.sh" >log 2>&1 || { cat log "$PRINTK_CACHE/list/httpd.log"; return 1; }; } &&
 	cat log &&
-	test_grep "^review: v5: 4 replies posted to <.*>, 0 already on the list" log &&
-	test "$(list_count)" = 39 &&
+	test_grep "^review: v6: 4 replies posted to <.*>, 0 already on the list" log &&
+	test "$(list_count)" = 47 &&
 	rita="Reviewed-by: Rita Reviewer <rita.reviewer@printk-list.test>" &&
 	andy="Acked-by: Andy Acker <andy.acker@printk-list.test>" &&
 	tess="Tested-by: Tess Tester <tess.tester@printk-list.test>" &&
-	for b in b4/printk-safe applied/printk-safe-v5; do
+	for b in b4/printk-safe applied/printk-safe-v6; do
 		tgit log -1 --format=%B $b~6 >p1 &&
 		tgit log -1 --format=%B $b~5 >p2 &&
 		tgit log -1 --format=%B $b~4 >p3 &&
@@ -393,14 +408,14 @@ test_expect_success 'review: replies on the list, trailers by b4 trailers -u and
 		grep -qxF "$tess" p2 && ! grep -q "Quinn" p2 &&
 		test "$(tgit log --format=%B $b~7..$b | grep -c "^Tested-by: ")" = 7 || return 1
 	done &&
-	test "$(tgit rev-parse applied/printk-safe-v5^{tree})" = "$(tgit rev-parse mail/v5^{tree})" &&
-	test "$(tgit rev-parse applied/printk-safe-v5~7)" = "$BASE_COMMIT" &&
+	test "$(tgit rev-parse applied/printk-safe-v6^{tree})" = "$(tgit rev-parse mail/v6^{tree})" &&
+	test "$(tgit rev-parse applied/printk-safe-v6~7)" = "$BASE_COMMIT" &&
 	# the topics take the applied commits: for-next has each patch once,
 	# with its trailers
-	test_grep "^review: v5: for-next holds 7 of the 7 patches of applied/printk-safe-v5 (topics regenerated)" log &&
-	test "$(tgit rev-parse topic/panic-locks)" = "$(tgit rev-parse applied/printk-safe-v5)" &&
-	test "$(tgit rev-parse topic/vprintk-func)" = "$(tgit rev-parse applied/printk-safe-v5~6)" &&
-	tgit merge-base --is-ancestor applied/printk-safe-v5 for-next &&
+	test_grep "^review: v6: for-next holds 7 of the 7 patches of applied/printk-safe-v6 (topics regenerated)" log &&
+	test "$(tgit rev-parse topic/panic-locks)" = "$(tgit rev-parse applied/printk-safe-v6)" &&
+	test "$(tgit rev-parse topic/vprintk-func)" = "$(tgit rev-parse applied/printk-safe-v6~6)" &&
+	tgit merge-base --is-ancestor applied/printk-safe-v6 for-next &&
 	tgit log --no-merges --format=%s "$BASE_COMMIT..for-next" | sort | uniq -d >dups &&
 	test ! -s dups &&
 	tgit log -1 --format=%B topic/vprintk-func | grep -qxF "$rita" &&
@@ -408,19 +423,19 @@ test_expect_success 'review: replies on the list, trailers by b4 trailers -u and
 	bash "$TOP/topics/regen.sh" >log 2>&1 &&
 	test_grep "^topics: panic-locks: 1 applied (1 as applied from the list), 0 already in base" log &&
 	tgit rev-parse for-next | test_cmp for-next.before - &&
-	tgit rev-parse applied/printk-safe-v5 >applied.before &&
+	tgit rev-parse applied/printk-safe-v6 >applied.before &&
 	bash "$TOP/mail/review.sh" >log 2>&1 &&
-	test_grep "^review: v5: 0 replies posted to <.*>, 4 already on the list" log &&
-	test_grep "^review: v5: applied/printk-safe-v5 applied before, kept" log &&
-	test_grep "^review: v5: for-next holds 7 of the 7 patches of applied/printk-safe-v5 (make topics took them)" log &&
+	test_grep "^review: v6: 0 replies posted to <.*>, 4 already on the list" log &&
+	test_grep "^review: v6: applied/printk-safe-v6 applied before, kept" log &&
+	test_grep "^review: v6: for-next holds 7 of the 7 patches of applied/printk-safe-v6 (make topics took them)" log &&
 	tgit rev-parse for-next | test_cmp for-next.before - &&
-	tgit rev-parse applied/printk-safe-v5 | test_cmp applied.before - &&
-	test "$(list_count)" = 39 &&
+	tgit rev-parse applied/printk-safe-v6 | test_cmp applied.before - &&
+	test "$(list_count)" = 47 &&
 	# the thread has the replies now: fetched again, it is the series
-	rm -f "$MAIL/v5.mbox" &&
+	rm -f "$MAIL/v6.mbox" &&
 	bash "$TOP/mail/export.sh" >log 2>&1 &&
-	test_grep "^mail: v5: sent as <.*>, unchanged" log &&
-	test_cmp first/v5.mbox "$MAIL/v5.mbox"
+	test_grep "^mail: v6: sent as <.*>, unchanged" log &&
+	test_cmp first/v6.mbox "$MAIL/v6.mbox"
 '
 
 test_expect_success 'a reply naming no patch of the series is refused before anything is posted' '
@@ -431,7 +446,7 @@ test_expect_success 'a reply naming no patch of the series is refused before any
 	printf "%s\n" "1|Ann Other <ann.other@printk-list.test>|Signed-off-by" >bad &&
 	test_must_fail env REVIEWS=$TRASH/bad bash "$TOP/mail/review.sh" >log 2>&1 &&
 	test_grep "^error: review: $TRASH/bad:1: .Signed-off-by. is neither a trailer" log &&
-	test "$(list_count)" = 39
+	test "$(list_count)" = 47
 '
 
 test_expect_success 'pull: for-linus merges the applied series, tagged, pull request and thanks on the list' '
@@ -439,7 +454,7 @@ test_expect_success 'pull: for-linus merges the applied series, tagged, pull req
 	{ bash "$TOP/mail/pull.sh" >log 2>&1 || { cat log; return 1; }; } &&
 	cat log &&
 	test "$(tgit cat-file -t "refs/tags/$tag")" = tag &&
-	test "$(tgit rev-parse "for-linus^2")" = "$(tgit rev-parse applied/printk-safe-v5)" &&
+	test "$(tgit rev-parse "for-linus^2")" = "$(tgit rev-parse applied/printk-safe-v6)" &&
 	test "$(tgit rev-parse "for-linus^1")" = "$BASE_COMMIT" &&
 	test "$(tgit rev-parse "$tag^{commit}")" = "$(tgit rev-parse for-linus)" &&
 	tgit cat-file tag "$tag" >tagmsg &&
@@ -464,72 +479,17 @@ test_expect_success 'a pull request of what for-next does not hold is refused' '
 	test_when_finished "tgit update-ref refs/heads/for-next $old" &&
 	tgit update-ref refs/heads/for-next "$BASE_COMMIT" &&
 	test_must_fail bash "$TOP/mail/pull.sh" >log 2>&1 &&
-	test_grep "^error: for-next does not hold applied/printk-safe-v5: a pull request sends what linux-next has tested" log
+	test_grep "^error: for-next does not hold applied/printk-safe-v6: a pull request sends what linux-next has tested" log
 '
 
 test_expect_success 'a tag is never moved: a different applied series is refused' '
 	tag=printk-for-$(base_ref | sed "s|^distro/||") &&
-	old=$(tgit rev-parse applied/printk-safe-v5) &&
-	test_when_finished "tgit update-ref refs/heads/applied/printk-safe-v5 $old" &&
-	tgit update-ref refs/heads/applied/printk-safe-v5 "$old~1" &&
+	old=$(tgit rev-parse applied/printk-safe-v6) &&
+	test_when_finished "tgit update-ref refs/heads/applied/printk-safe-v6 $old" &&
+	tgit update-ref refs/heads/applied/printk-safe-v6 "$old~1" &&
 	test_must_fail bash "$TOP/mail/pull.sh" >log 2>&1 &&
 	test_grep "^error: tag $tag is on [0-9a-f]*, for-linus would be [0-9a-f]*: a tag is never moved" log &&
 	test "$(tgit rev-parse "$tag^{commit}")" = "$(tgit rev-parse for-linus)"
-'
-
-test_lazy_prereq BASE_6_12 'tgit rev-parse -q --verify "distro/6.12.118^{commit}"'
-
-test_expect_success BASE_6_12 'the 6.12 series is a b4 series of its own, made of the 6.12 variants' '
-	before=$(list_count) &&
-	tgit for-each-ref refs/tags/sent/ >tags.before &&
-	BASE=6.12 bash "$TOP/mail/export.sh" >log 2>&1 &&
-	test_grep "^mail: v1: sent as <.*>, 6 patches + cover" log &&
-	test_grep "^mail: v2: sent as <.*>, 6 patches + cover" log &&
-	test_grep "^mail: v3: sent as <.*>, 6 patches + cover" log &&
-	cover=$OUT/mail-6.12/v1/0000.eml &&
-	test "$(hdr "$cover" Subject)" = "[PATCH RFC 0/6] printk: keep what 6.12'"'"'s ringbuffer drops in printk_safe buffers" &&
-	test_grep "^change-id: $(cat "$TOP/mail/6.12/change-id")\$" "$cover" &&
-	test_grep "^base-commit: $(tgit rev-parse "distro/6.12.118^{commit}")\$" "$cover" &&
-	test_grep "(is_printk_legacy_deferred())" "$cover" &&
-	cover2=$OUT/mail-6.12/v2/0000.eml &&
-	test_grep "^Subject: \[PATCH RFC v2 0/6\] " "$cover2" &&
-	test_grep "^- Link to v1: .*$(hdr "$cover" Message-Id | tr -d "<>")" "$cover2" &&
-	test_grep "^- the flush lock is an owner word" "$cover2" &&
-	test_grep "^Changes in v3:" "$OUT/mail-6.12/v3/0000.eml" &&
-	test "$(tgit rev-parse "mail-6.12/v3^{tree}")" = "$(tgit rev-parse "topic/panic-locks-6.12^{tree}")" &&
-	test "$(tgit rev-parse "mail-6.12/v1^{tree}")" != "$(tgit rev-parse "mail-6.12/v2^{tree}")" &&
-	test "$(tgit rev-parse "mail-6.12/v2^{tree}")" != "$(tgit rev-parse "mail-6.12/v3^{tree}")" &&
-	for v in 1 2 3; do
-		tgit rev-parse -q --verify refs/tags/sent/printk-safe-6.12-v$v || return 1
-	done &&
-	test "$(list_count)" = $((before + 21)) &&
-	tgit for-each-ref refs/tags/sent/ | grep -v "sent/printk-safe-6.12-v[123]\$" >tags.after &&
-	test_cmp tags.before tags.after
-'
-
-test_expect_success BASE_6_12 'the 6.12 series: review applies v3 on 6.12 into for-next-6.12, pull sends for-linus-6.12' '
-	tag61=printk-for-$(base_ref | sed "s|^distro/||") &&
-	tgit rev-parse for-linus "refs/tags/$tag61" applied/printk-safe-v5 for-next >default.before &&
-	base612=$(tgit rev-parse "distro/6.12.118^{commit}") &&
-	{ BASE=6.12 bash "$TOP/mail/review.sh" >log 2>&1 || { cat log; return 1; }; } &&
-	test_grep "^review: v3: 4 replies posted to <.*>, 0 already on the list" log &&
-	b=applied/printk-safe-6.12-v3 &&
-	test "$(tgit rev-parse $b^{tree})" = "$(tgit rev-parse mail-6.12/v3^{tree})" &&
-	test "$(tgit rev-parse $b~6)" = "$base612" &&
-	tgit log -1 --format=%B $b~4 | grep -qxF "Reviewed-by: Rita Reviewer <rita.reviewer@printk-list.test>" &&
-	tgit log -1 --format=%B $b | grep -qxF "Acked-by: Andy Acker <andy.acker@printk-list.test>" &&
-	test "$(tgit log --format=%B $b~6..$b | grep -c "^Tested-by: ")" = 6 &&
-	test_grep "^review: v3: for-next-6.12 holds 6 of the 6 patches of $b" log &&
-	tgit merge-base --is-ancestor $b for-next-6.12 &&
-	{ BASE=6.12 bash "$TOP/mail/pull.sh" >log 2>&1 || { cat log; return 1; }; } &&
-	tag=printk-for-6.12.118 &&
-	test "$(tgit rev-parse "for-linus-6.12^2")" = "$(tgit rev-parse $b)" &&
-	test "$(tgit rev-parse "for-linus-6.12^1")" = "$base612" &&
-	test "$(tgit rev-parse "$tag^{commit}")" = "$(tgit rev-parse for-linus-6.12)" &&
-	test_grep "^pull: pull request for $tag sent to the list" log &&
-	test_grep "^pull: b4 ty: 1 thank-you(s) sent" log &&
-	tgit rev-parse for-linus "refs/tags/$tag61" applied/printk-safe-v5 for-next >default.after &&
-	test_cmp default.before default.after
 '
 
 test_done
