@@ -19,7 +19,8 @@ LINKMASK=https://lore.kernel.org/r/
 COMMIT_DATE=${MAIL_COMMIT_DATE:-$(date -u +%Y-%m-%dT00:00:00Z)}
 
 # The record of revision $1 sent to the list: its cover's Message-Id (no
-# <>), then the key of its inputs when it was sent.  It is kept with the
+# <>), then the key of its inputs when it was sent and what that key is
+# of (export.sh: revision_inputs).  It is kept with the
 # list, as sent/ tags are kept in the tree: whoever has the archive has
 # sent what it holds.
 sent_record() { say "$SENT_DIR/$SERIES-$1"; }
@@ -55,7 +56,10 @@ mail_base() {
 revisions() {
 	local dir
 	for dir in "$MAIL_DIR"/v[0-9]*/; do
-		[ ! -f "$dir/revision.conf" ] || basename "$dir"
+		[ -f "$dir/revision.conf" ] || continue
+		[[ $(basename "$dir") =~ ^v[1-9][0-9]*$ ]] ||
+			die "${dir%/}: a revision is named vN, N its number"
+		basename "$dir"
 	done | sort -V
 }
 

@@ -135,6 +135,9 @@ cover_text() {
 # $2..., cover letter, changes, name, date and base, and the recipients.
 # Not where the patches are kept (topics/ until the next revision, then
 # mail/$1/), so that keeping a sent revision's patches changes nothing.
+# KEY_SCHEME names this in a sent record: a record without it was keyed
+# otherwise (before v6), and is keyed anew once.
+KEY_SCHEME="key of: patches, cover, changes, name, date, base, recipients"
 revision_inputs() {
 	local v=$1
 	shift
@@ -256,8 +259,11 @@ send_revision() {
 		jq -r --arg v "$v" '.series.history[$v][-1] // empty')
 	[ -n "$id" ] || die "$v: sent, but b4 recorded no Message-Id for it"
 	mkdir -p "$SENT_DIR"
-	printf '%s\n%s\n' "$id" "$key" >"$(sent_record "$v")"
+	write_record "$v" "$id" "$key"
 }
+
+# The sent record of revision $1: cover Message-Id $2, inputs key $3.
+write_record() { printf '%s\n%s\n%s\n' "$2" "$3" "$KEY_SCHEME" >"$(sent_record "$1")"; }
 
 # The thread of revision $1 ($2 patches) as the list archived it, from its
 # server: $OUT/mail/vN.mbox (mboxrd), and one NNNN.eml per message,
@@ -326,8 +332,12 @@ frozen_revision() {
 		fetch_revision "$v" "$m"
 		verify_revision "$v" "$m"
 	fi
-	[ "$(sed -n 2p "$(sent_record "$v")")" = "$key" ] ||
+	if [ "$(sed -n 3p "$(sent_record "$v")")" != "$KEY_SCHEME" ]; then
+		write_record "$v" "$id" "$key"
+		say "mail: $v: its sent record was keyed otherwise: keyed anew (a change made since it was sent goes untold this once)"
+	elif [ "$(sed -n 2p "$(sent_record "$v")")" != "$key" ]; then
 		warn "$v: its patches, cover or recipients have changed since it was sent; a sent revision stays as it was: the change is for the next one"
+	fi
 	say "mail: $v: sent as <$id>, unchanged -> $MAIL_OUT/$v.mbox"
 }
 

@@ -37,8 +37,14 @@ test_expect_success 'the 6.12 series is a b4 series of its own, made of the 6.12
 '
 
 test_expect_success 'the 6.12 series: review applies v3 on 6.12 into for-next-6.12, pull sends for-linus-6.12' '
-	# what the default base has: not touched by the 6.12 round
+	# the round of make ci on the default base, which use_kernel_tree
+	# leaves out, is not touched by the 6.12 round, nor is anything else
+	tag61=printk-for-$(base_ref | sed "s|^distro/||") &&
+	tgit fetch -q --no-tags "$REAL_TREE" refs/heads/for-linus:refs/heads/for-linus \
+		"refs/heads/applied/printk-safe-v*:refs/heads/applied/printk-safe-v*" \
+		"refs/tags/$tag61:refs/tags/$tag61" &&
 	tgit for-each-ref --format="%(refname) %(objectname)" | grep -v "6\.12" >default.before &&
+	test_grep "^refs/tags/$tag61 " default.before &&
 	base612=$(tgit rev-parse "distro/6.12.118^{commit}") &&
 	{ BASE=6.12 bash "$TOP/mail/review.sh" >log 2>&1 || { cat log; return 1; }; } &&
 	test_grep "^review: v3: 4 replies posted to <.*>, 0 already on the list" log &&
